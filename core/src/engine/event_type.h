@@ -1,0 +1,22 @@
+// Every kind of event the simulation schedules. One flat enum so the
+// dispatcher is a single switch; feature modules append their own.
+#pragma once
+
+#include <cstdint>
+
+namespace ssdp {
+
+enum EventType : uint32_t {
+  kEvFlowIssue = 0,      // arg = flow: start of a flow or next open-loop arrival
+  kEvCommandReady = 1,   // arg = request slot: fetched and translated
+  kEvRequestDone = 2,    // arg = request slot: completion reaches the host
+  kEvDieDone = 3,        // arg = die: the array operation finished
+  kEvChannelDone = 4,    // arg = channel: a bus transfer finished
+  kEvPerfTick = 5,       // periodic performance-index records
+  kEvPowerFail = 6,      // arg = index in faults.power_fail_at_ns (or ~0 for injected)
+  kEvRecoveryDone = 7,   // device ready again after reboot
+  kEvTraceIssue = 8,     // next trace entry is due
+  kEvSliceRetry = 9,     // a write slice waiting for a buffer slot may proceed
+};
+
+}  // namespace ssdp

@@ -1,0 +1,67 @@
+// Observation records: the model's only data feed to the UI, the CLI and the
+// tests. Every record is a fixed-size 32-byte struct so that a ring of them can
+// be handed to JavaScript as a typed-array view. The byte layout is stable and
+// documented in docs/model/obs.md.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ssdp {
+
+// What a record describes. Values are part of the binary format: append only.
+enum class RecordKind : uint16_t {
+  kRequestSubmit = 0,    // unit=flow, id=request, a=lba_bytes, b=bytes | (is_read << 63)
+  kRequestFetched = 1,   // command fetched from the submission queue
+  kRequestTranslated = 2,  // FTL translated (sliced into pages, looked up), a=pages
+  kRequestGcWait = 3,    // write slice waited for free space (foreground GC), a=wait_ns
+  kRequestScheduled = 4, // slice handed to a die, unit=die, a=lpn, b=ppn
+  kRequestDmaDone = 5,   // host DMA of the data finished, a=dma_start_ns
+  kRequestComplete = 6,  // completion seen by the host, a=latency_ns, b=flags(bit0 read)
+  kFlashOpStart = 7,     // unit=die, id=op kind (FlashOpKind), a=ppn, b=purpose
+  kFlashOpEnd = 8,       // unit=die, id=op kind, a=ppn, b=purpose | (failed << 8)
+  kGcStart = 9,          // unit=plane, id=victim block, a=valid pages, b=policy
+  kGcEnd = 10,           // unit=plane, id=victim block, a=page copies, b=duration_ns
+  kErase = 11,           // unit=plane, id=block, a=erase count after, b=failed
+  kBlockRetired = 12,    // unit=plane, id=block, a=reason (1 program, 2 erase, 3 worn out)
+  kPerfIndex = 13,       // id=interval index, a=completed requests, b=bytes moved by host
+  kChannelPerf = 14,     // unit=channel, a=busy_ns in the interval, b=bytes transferred
+  kPowerFail = 15,       // a=dirty buffer pages, b=pages saved by capacitors
+  kRecoveryStep = 16,    // id=RecoveryStep, a=start_ns, b=duration_ns
+  kCheckpoint = 17,      // a=mapping pages written, b=sequence number covered
+  kWearLevel = 18,       // unit=plane, id=block migrated, a=erase gap
+  kTrim = 19,            // id=request, a=lpn, b=pages
+  kCount
+};
+
+// Steps of the conventional FTL's reboot, in order.
+enum class RecoveryStep : uint32_t {
+  kCapacitorFlush = 0,  // before power is gone: flush dirty buffer pages
+  kBoot = 1,            // controller firmware boot
+  kLoadCheckpoint = 2,  // read the mapping checkpoint from flash
+  kScanOob = 3,         // read the OOB of every page written after the checkpoint
+  kReplayTrims = 4,     // apply the persisted trim log
+  kRebuildFreeLists = 5,  // rebuild valid counts, free lists and open blocks
+  kReady = 6,           // device accepts commands again
+};
+
+// A single observation. 32 bytes, trivially copyable, little-endian on the
+// only targets we build (x86-64, wasm32).
+struct Record {
+  uint64_t time_ns;
+  RecordKind kind;
+  uint16_t unit;  // die, channel, plane or flow index, by kind
+  uint32_t id;    // request id, block index, step, by kind
+  uint64_t a;
+  uint64_t b;
+};
+static_assert(sizeof(Record) == 32, "Record layout is part of the binary format");
+static_assert(std::is_trivially_copyable_v<Record>);
+
+// Names used in scenario files ("observation.disabled_points") and exports.
+const char* RecordKindName(RecordKind kind);
+// Returns true and sets *kind when name is a known record kind name.
+bool RecordKindFromName(const char* name, RecordKind* kind);
+const char* RecoveryStepName(RecoveryStep step);
+
+}  // namespace ssdp

@@ -1,0 +1,212 @@
+// Scenario: the complete, validated description of one simulation run.
+//
+// A scenario is loaded from JSON (see docs/scenario-format.md and
+// scenarios/schema.json). Every field below names its JSON key, its unit and
+// its allowed range; the loader rejects anything outside those ranges with a
+// message naming the JSON path. Defaults are what an unset key means.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ssdp {
+
+enum class CellType : uint8_t { kSLC, kMLC, kTLC, kQLC };
+enum class AllocationOrder : uint8_t { kChannelFirst, kWayFirst, kPlaneFirst };
+enum class GcPolicy : uint8_t { kGreedy, kCostBenefit };
+enum class AccessPattern : uint8_t { kSequential, kUniform, kZipf, kHotCold };
+enum class CompletionMode : uint8_t { kInterrupt, kPolled };
+
+// JSON: device.geometry
+struct GeometryConfig {
+  uint32_t channels = 2;           // "channels": 1..64
+  uint32_t chips_per_channel = 2;  // "chips_per_channel": 1..16 (ways)
+  uint32_t dies_per_chip = 1;      // "dies_per_chip": 1..8
+  uint32_t planes_per_die = 2;     // "planes_per_die": 1..8
+  uint32_t blocks_per_plane = 64;  // "blocks_per_plane": 8..65536
+  uint32_t pages_per_block = 64;   // "pages_per_block": 4..4096
+  uint32_t page_bytes = 8192;      // "page_bytes": one of 2048,4096,8192,16384,32768
+  uint32_t oob_bytes = 448;        // "oob_bytes": 16..4096 (informational)
+
+  uint32_t DiesPerChannel() const { return chips_per_channel * dies_per_chip; }
+  uint32_t TotalDies() const { return channels * DiesPerChannel(); }
+  uint32_t TotalPlanes() const { return TotalDies() * planes_per_die; }
+  uint64_t TotalBlocks() const { return uint64_t(TotalPlanes()) * blocks_per_plane; }
+  uint64_t TotalPages() const { return TotalBlocks() * pages_per_block; }
+};
+
+// JSON: device.flash. A timing of 0 means "the cell type's default"
+// (see CellTimings in flash/timing.h).
+struct FlashConfig {
+  CellType cell_type = CellType::kMLC;  // "cell_type": "SLC"|"MLC"|"TLC"|"QLC"
+  uint64_t read_ns = 0;                 // "read_ns": 0 or 1000..10,000,000
+  uint64_t program_ns = 0;              // "program_ns": 0 or 10,000..100,000,000
+  uint64_t erase_ns = 0;                // "erase_ns": 0 or 100,000..1,000,000,000
+  uint32_t channel_mtps = 400;          // "channel_mtps": 10..10,000 mega-transfers/s
+  uint32_t bus_width_bits = 8;          // "bus_width_bits": 8 or 16
+  uint64_t command_overhead_ns = 1000;  // "command_overhead_ns": 0..1,000,000 per flash op
+  uint32_t endurance_cycles = 3000;     // "endurance_cycles": 0 (unlimited) or 10..10,000,000
+  double factory_bad_block_fraction = 0;  // "factory_bad_block_fraction": 0..0.2
+  double program_fail_probability = 0;    // "program_fail_probability": 0..0.01 per program
+  double erase_fail_probability = 0;      // "erase_fail_probability": 0..0.01 per erase
+};
+
+// JSON: device.ftl.buffer
+struct BufferConfig {
+  uint64_t capacity_bytes = 8 << 20;  // "capacity_bytes": 0 (write-through) .. 4 GiB; multiple of page
+  bool power_loss_protection = true;  // "power_loss_protection": bool
+  uint64_t capacitor_budget_ns = 50'000'000;  // "capacitor_budget_ns": 0..10,000,000,000
+  uint64_t access_ns = 200;           // "access_ns": 0..100,000 DRAM copy cost per page
+};
+
+// JSON: device.ftl.gc. Watermarks count free blocks per plane.
+struct GcConfig {
+  bool enabled = true;                   // "enabled"
+  GcPolicy policy = GcPolicy::kGreedy;   // "policy": "greedy"|"cost-benefit"
+  uint32_t background_free_blocks = 6;   // "background_free_blocks": 2..1024, > foreground
+  uint32_t foreground_free_blocks = 3;   // "foreground_free_blocks": 1..1023
+  bool copyback = true;                  // "copyback": copy inside the die, no bus transfer
+};
+
+// JSON: device.ftl.wear_leveling
+struct WearLevelingConfig {
+  bool dynamic = true;                 // "dynamic": allocate the least-worn free block
+  bool static_enabled = true;          // "static": migrate cold data
+  uint32_t static_threshold_erases = 64;  // "static_threshold_erases": 2..1,000,000
+};
+
+// JSON: device.ftl.checkpoint
+struct CheckpointConfig {
+  bool enabled = true;                    // "enabled"
+  uint64_t interval_page_writes = 65536;  // "interval_page_writes": 64..1e12
+};
+
+// JSON: device.ftl
+struct FtlConfig {
+  double overprovisioning_fraction = 0.07;  // "overprovisioning_fraction": 0.01..0.5
+  AllocationOrder allocation_order = AllocationOrder::kChannelFirst;
+  // "allocation_order": "channel-first"|"way-first"|"plane-first"
+  uint64_t translation_ns = 1000;  // "translation_ns": 0..1,000,000 FTL work per command
+  BufferConfig buffer;             // "buffer"
+  GcConfig gc;                     // "gc"
+  WearLevelingConfig wear_leveling;  // "wear_leveling"
+  CheckpointConfig checkpoint;     // "checkpoint"
+};
+
+// JSON: device.host_interface.pcie
+struct PcieConfig {
+  uint32_t generation = 3;            // "generation": 1..5
+  uint32_t lanes = 4;                 // "lanes": 1,2,4,8,16
+  uint32_t max_payload_bytes = 256;   // "max_payload_bytes": 128,256,512,1024,2048,4096
+  uint32_t tlp_overhead_bytes = 24;   // "tlp_overhead_bytes": 0..128
+  uint64_t latency_ns = 500;          // "latency_ns": 0..100,000 one-way
+};
+
+// JSON: device.host_interface.nvme
+struct NvmeConfig {
+  CompletionMode completion = CompletionMode::kInterrupt;  // "completion": "interrupt"|"polled"
+  uint64_t interrupt_ns = 5000;  // "interrupt_ns": 0..1,000,000 (interrupt delivery + handler)
+  uint64_t poll_ns = 500;        // "poll_ns": 0..1,000,000 (mean delay until the poll sees a CQE)
+  uint32_t max_queue_depth = 1024;  // "max_queue_depth": 1..65535, cap for every flow's depth
+};
+
+// JSON: device.host_interface
+struct HostInterfaceConfig {
+  PcieConfig pcie;
+  NvmeConfig nvme;
+};
+
+// JSON: device
+struct DeviceConfig {
+  GeometryConfig geometry;
+  FlashConfig flash;
+  FtlConfig ftl;
+  HostInterfaceConfig host_interface;
+};
+
+// JSON: precondition. Applied instantly (no simulated time) before the run.
+struct PreconditionConfig {
+  double fill_fraction = 0;        // "fill_fraction": 0..1 of the logical capacity, written sequentially
+  double random_overwrite_passes = 0;  // "random_overwrite_passes": 0..10, uniform overwrites
+                                       // of the filled range, times its size, to age GC state
+};
+
+// JSON: workload.flows[i].sizes[j]
+struct SizeWeight {
+  uint32_t bytes = 4096;  // "bytes": 512..16 MiB, multiple of 512
+  double weight = 1;      // "weight": > 0
+};
+
+// JSON: workload.flows[i]
+struct FlowConfig {
+  std::string name = "flow";                 // "name": 1..64 chars
+  AccessPattern pattern = AccessPattern::kUniform;
+  // "pattern": "sequential"|"uniform"|"zipf"|"hot-cold"
+  double read_fraction = 0;                  // "read_fraction": 0..1
+  std::vector<SizeWeight> sizes{{4096, 1}};  // "sizes": 1..16 entries; or "request_bytes": n
+  uint32_t queue_depth = 1;     // "queue_depth": 1..max_queue_depth (closed loop)
+  double arrival_rate_iops = 0; // "arrival_rate_iops": 0 (closed loop) or 1..1e8 (Poisson
+                                // arrivals; queue_depth caps outstanding requests)
+  double lba_start_fraction = 0;  // "lba_start_fraction": 0..1
+  double lba_end_fraction = 1;    // "lba_end_fraction": > start, ..1
+  double zipf_theta = 0.99;       // "zipf_theta": 0.01..3 (zipf only)
+  double hot_fraction = 0.2;      // "hot_fraction": 0.001..0.999 of the range (hot-cold only)
+  double hot_access_fraction = 0.8;  // "hot_access_fraction": 0..1 (hot-cold only)
+  uint64_t requests = 0;          // "requests": 0 (no limit) .. 1e12
+  uint64_t duration_ns = 0;       // "duration_ns": 0 (no limit) .. 1e15
+  uint64_t start_ns = 0;          // "start_ns": 0..1e15
+};
+
+// JSON: workload.trace. Lines: "time_ns device lba_sectors size_sectors type",
+// type 0 = write, 1 = read, 512-byte sectors, '#' starts a comment.
+struct TraceConfig {
+  bool enabled = false;      // true when "path" or "text" is given
+  std::string path;          // "path": file, relative to the scenario file
+  std::string text;          // "text": the trace inline (used by the browser)
+  uint32_t queue_depth = 64; // "queue_depth": 1..65535 outstanding cap
+  double time_scale = 1;     // "time_scale": 0.001..1000, multiplies trace timestamps
+};
+
+// JSON: workload
+struct WorkloadConfig {
+  std::vector<FlowConfig> flows;  // "flows": 0..16 flows
+  TraceConfig trace;              // "trace"
+};
+
+// JSON: observation
+struct ObservationConfig {
+  uint32_t ring_records = 1 << 16;  // "ring_records": 1024..16,777,216, power of two
+  uint32_t sample_one_in = 1;       // "sample_one_in": 1..1,000,000 requests traced
+  uint64_t perf_interval_ns = 1'000'000;  // "perf_interval_ns": 1,000..1e12
+  uint32_t disabled_points = 0;     // "disabled_points": list of record kind names
+                                    // (bit mask of RecordKind values)
+};
+
+// JSON: faults
+struct FaultConfig {
+  std::vector<uint64_t> power_fail_at_ns;  // "power_fail_at_ns": ascending, 0..1e15, <= 64 entries
+  uint64_t reboot_delay_ns = 1'000'000;    // "reboot_delay_ns": 0..1e12 power-off duration
+};
+
+// JSON: run
+struct RunConfig {
+  uint64_t max_time_ns = 1'000'000'000;  // "max_time_ns": 1,000..1e15 simulated time limit
+  uint64_t memory_limit_bytes = 3ull << 30;  // "memory_limit_bytes": 1 MiB..64 GiB
+  bool check_invariants = false;         // "check_invariants": costly self-checks
+};
+
+struct Scenario {
+  std::string title;        // "title": 0..200 chars
+  std::string description;  // "description": 0..4000 chars
+  uint64_t seed = 1;        // "seed": 0..2^53
+  DeviceConfig device;      // "device"
+  PreconditionConfig precondition;  // "precondition"
+  WorkloadConfig workload;  // "workload"
+  ObservationConfig observation;  // "observation"
+  FaultConfig faults;       // "faults"
+  RunConfig run;            // "run"
+  std::string base_dir;     // not JSON: directory trace paths resolve against
+};
+
+}  // namespace ssdp
