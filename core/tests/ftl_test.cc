@@ -136,6 +136,31 @@ TEST(FtlTest, RepeatedRunsGiveIdenticalMetrics) {
   EXPECT_NE(first.dump(), other.dump()) << "a different seed must give a different run";
 }
 
+TEST(FtlTest, TrimDeallocatesAndSurvivesPowerFailure) {
+  Scenario s = SmallScenario();
+  s.precondition.fill_fraction = 0.8;
+  s.run.check_invariants = true;
+  FlowConfig f = RandomFlow(0.2, 16384, 8, 20000);
+  f.trim_fraction = 0.3;
+  f.lba_end_fraction = 0.8;
+  s.workload.flows = {f};
+  Metrics plain = RunToEnd(s);
+  EXPECT_GT(plain.trims, 4000u);
+  EXPECT_EQ(plain.requests, 20000u);
+  // Trimmed pages need no GC copies: fewer copies than the same run without trims.
+  Scenario no_trim = s;
+  no_trim.workload.flows[0].trim_fraction = 0;
+  EXPECT_LT(plain.gc_page_copies, RunToEnd(no_trim).gc_page_copies);
+
+  for (SimTime at : {plain.end_ns / 3, plain.end_ns / 2, plain.end_ns * 3 / 4}) {
+    s.faults.power_fail_at_ns = {at};
+    auto sim = MustCreate(s);
+    sim->RunToEnd();
+    EXPECT_TRUE(sim->invariant_status().ok()) << sim->invariant_status().message();
+    EXPECT_EQ(sim->GetMetrics().power_failures, 1u);
+  }
+}
+
 TEST(FtlTest, CostBenefitAndGreedyBothReclaimSpace) {
   for (GcPolicy policy : {GcPolicy::kGreedy, GcPolicy::kCostBenefit}) {
     Scenario s = SmallScenario();

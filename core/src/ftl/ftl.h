@@ -91,8 +91,9 @@ class Ftl : public FlashListener {
   // Host path. Slices are reported through FtlClient::OnSliceReady.
   void SubmitRead(uint32_t request_slot, SimTime now);
   void SubmitWrite(uint32_t request_slot, SimTime now);
-  // Deallocates logical pages [first, first + count).
-  void Trim(uint32_t first_lpn, uint32_t count, SimTime now);
+  // Deallocates logical pages [first, first + count); returns the trim's
+  // version number (it orders the trim against writes, also after recovery).
+  uint32_t Trim(uint32_t first_lpn, uint32_t count, SimTime now);
 
   void OnFlashOpDone(uint32_t op_index, SimTime now) override;
 

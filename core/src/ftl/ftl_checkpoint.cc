@@ -73,7 +73,7 @@ void Ftl::CompleteCheckpoint(SimTime now) {
   records_->Emit(now, RecordKind::kCheckpoint, 0, 0, pages, next_seq_);
 }
 
-void Ftl::Trim(uint32_t first_lpn, uint32_t count, SimTime now) {
+uint32_t Ftl::Trim(uint32_t first_lpn, uint32_t count, SimTime now) {
   uint32_t seq = next_seq_++;
   uint32_t end = std::min(logical_pages_, first_lpn + count);
   for (uint32_t lpn = first_lpn; lpn < end; ++lpn) {
@@ -92,6 +92,7 @@ void Ftl::Trim(uint32_t first_lpn, uint32_t count, SimTime now) {
   trim_log_.push_back({first_lpn, end - std::min(end, first_lpn), seq});
   ++stats_.trims;
   records_->Emit(now, RecordKind::kTrim, 0, 0, first_lpn, end - std::min(end, first_lpn));
+  return seq;
 }
 
 }  // namespace ssdp

@@ -28,6 +28,9 @@ Host::Host(const Scenario& scenario, EventQueue* events, RecordRing* records, Ft
   for (size_t i = 0; i < flows.size(); ++i) {
     flows_[i].generator = std::make_unique<RequestGenerator>(flows[i], logical_bytes, scenario.seed, 1000 + i);
     if (flows[i].arrival_rate_iops > 0) flows_[i].backlog.resize(kBacklogCapacity);
+    flows_[i].trim_rng.Seed(scenario.seed, 5000 + i);
+    if (flows[i].trim_fraction > 0 && flows[i].read_fraction < 1)
+      flows_[i].trim_share = flows[i].trim_fraction / (1.0 - flows[i].read_fraction);
     if (flows[i].duration_ns > 0) flows_[i].end_time = flows[i].start_ns + flows[i].duration_ns;
     slots += flows[i].queue_depth;
   }
@@ -37,7 +40,10 @@ Host::Host(const Scenario& scenario, EventQueue* events, RecordRing* records, Ft
     requests_[i].next_free = free_slot_;
     free_slot_ = i;
   }
-  if (scenario.run.check_invariants) acked_seq_.assign(ftl->LogicalPages(), 0);
+  if (scenario.run.check_invariants) {
+    acked_seq_.assign(ftl->LogicalPages(), 0);
+    acked_trim_seq_.assign(ftl->LogicalPages(), 0);
+  }
 }
 
 Status Host::Init() {
@@ -112,6 +118,8 @@ void Host::IssueFromFlow(uint32_t flow, SimTime submitted, SimTime now) {
   r.offset_bytes = g.offset_bytes;
   r.bytes = g.bytes;
   r.is_read = g.is_read;
+  FlowState& fs = flows_[flow];
+  r.is_trim = !g.is_read && fs.trim_share > 0 && fs.trim_rng.Chance(fs.trim_share);
   r.source = uint16_t(flow);
   r.submitted = submitted;
   FlowStatus& st = flow_status_[flow];
@@ -168,7 +176,16 @@ void Host::Submit(uint32_t slot, SimTime now) {
 void Host::OnCommandReady(uint32_t slot, SimTime now) {
   Request& r = requests_[slot];
   if (r.traced) records_->Emit(now, RecordKind::kRequestTranslated, r.source, uint32_t(r.id), r.pages, 0);
-  if (r.is_read) {
+  if (r.is_trim) {
+    // Whole pages inside the range are deallocated; partial edge pages stay.
+    uint64_t first = (r.offset_bytes + page_bytes_ - 1) / page_bytes_;
+    uint64_t end = (r.offset_bytes + r.bytes) / page_bytes_;
+    r.first_lpn = uint32_t(first);
+    r.pages = end > first ? uint32_t(end - first) : 0;
+    r.first_seq = r.pages > 0 ? ftl_->Trim(r.first_lpn, r.pages, now) : 0;
+    SimTime cqe = link_.Transfer(PcieLink::kUpstream, kCqeBytes, now);
+    events_->Push(cqe + completion_ns_, kEvRequestDone, slot);
+  } else if (r.is_read) {
     ftl_->SubmitRead(slot, now);
   } else {
     ftl_->SubmitWrite(slot, now);
@@ -197,7 +214,12 @@ void Host::OnRequestDone(uint32_t slot, SimTime now) {
   Request& r = requests_[slot];
   uint64_t latency = now - r.submitted;
   ++stats_.completed;
-  if (r.is_read) {
+  if (r.is_trim) {
+    ++stats_.trims;
+    stats_.bytes_trimmed += uint64_t(r.pages) * page_bytes_;
+    if (!acked_trim_seq_.empty())
+      for (uint32_t i = 0; i < r.pages; ++i) acked_trim_seq_[r.first_lpn + i] = r.first_seq;
+  } else if (r.is_read) {
     ++stats_.reads;
     stats_.bytes_read += r.bytes;
     stats_.read_latency.Record(latency);
@@ -280,8 +302,17 @@ bool Host::Finished() const {
 
 Status Host::VerifyAcknowledgedWrites(const Ftl& ftl) const {
   for (uint32_t lpn = 0; lpn < acked_seq_.size(); ++lpn) {
-    if (acked_seq_[lpn] == 0) continue;
     uint32_t visible = ftl.VisibleSeq(lpn);
+    if (acked_trim_seq_[lpn] > acked_seq_[lpn]) {
+      // The last acknowledged command was a trim: the page must read as
+      // deallocated, or hold data newer than the trim.
+      if (visible != 0 && visible < acked_trim_seq_[lpn])
+        return Status::Internal("logical page " + std::to_string(lpn) + ": trimmed at version " +
+                                std::to_string(acked_trim_seq_[lpn]) + " but older version " +
+                                std::to_string(visible) + " came back");
+      continue;
+    }
+    if (acked_seq_[lpn] == 0) continue;
     if (visible < acked_seq_[lpn])
       return Status::Internal("logical page " + std::to_string(lpn) + ": acknowledged version " +
                               std::to_string(acked_seq_[lpn]) + " lost; device holds version " +

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/event_queue.h"
+#include "engine/rng.h"
 #include "ftl/ftl.h"
 #include "host/pcie_link.h"
 #include "host/request.h"
@@ -22,7 +23,8 @@
 namespace ssdp {
 
 struct HostStats {
-  uint64_t completed = 0, reads = 0, writes = 0;
+  uint64_t completed = 0, reads = 0, writes = 0, trims = 0;
+  uint64_t bytes_trimmed = 0;
   uint64_t bytes_read = 0, bytes_written = 0;
   uint64_t failed_by_power = 0;   // in flight when power failed: never acknowledged
   uint64_t dropped_arrivals = 0;  // open-loop arrivals beyond the host backlog
@@ -77,6 +79,8 @@ class Host : public FtlClient {
  private:
   struct FlowState {
     std::unique_ptr<RequestGenerator> generator;
+    Rng trim_rng;                  // decides which non-read requests are trims
+    double trim_share = 0;         // trim_fraction / (1 - read_fraction)
     std::vector<SimTime> backlog;  // ring of open-loop arrivals waiting for a queue slot
     size_t backlog_head = 0, backlog_size = 0;
     SimTime end_time = kNever;
@@ -107,6 +111,7 @@ class Host : public FtlClient {
   uint32_t trace_outstanding_ = 0;
   bool powered_ = true;
   std::vector<uint32_t> acked_seq_;  // only with check_invariants
+  std::vector<uint32_t> acked_trim_seq_;
   HostStats stats_;
 };
 

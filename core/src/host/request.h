@@ -27,6 +27,7 @@ struct Request {
   uint32_t next_free;      // free-list link
   uint16_t source;         // flow index, or kTraceSource
   bool is_read;
+  bool is_trim;             // deallocate the range (no data moves)
   bool traced;             // stage records emitted for this request (sampling)
 };
 

@@ -144,6 +144,8 @@ struct FlowConfig {
   AccessPattern pattern = AccessPattern::kUniform;
   // "pattern": "sequential"|"uniform"|"zipf"|"hot-cold"
   double read_fraction = 0;                  // "read_fraction": 0..1
+  double trim_fraction = 0;                  // "trim_fraction": 0..1, read + trim <= 1; the share of
+                                             // requests that deallocate (TRIM) their range
   std::vector<SizeWeight> sizes{{4096, 1}};  // "sizes": 1..16 entries; or "request_bytes": n
   uint32_t queue_depth = 1;     // "queue_depth": 1..max_queue_depth (closed loop)
   double arrival_rate_iops = 0; // "arrival_rate_iops": 0 (closed loop) or 1..1e8 (Poisson

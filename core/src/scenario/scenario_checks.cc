@@ -182,6 +182,11 @@ void CheckFlows(const Scenario& s, const json& doc, ErrorList* errors) {
                       " must be at most device.host_interface.nvme.max_queue_depth (" +
                       std::to_string(max_queue_depth) + ")");
     }
+    if (flow.read_fraction + flow.trim_fraction > 1.0 + 1e-12) {
+      errors->Add(path + ".trim_fraction", FormatNumber(flow.trim_fraction) +
+                                               " plus read_fraction (" + FormatNumber(flow.read_fraction) +
+                                               ") exceeds 1; allowed 0.." + FormatNumber(1.0 - flow.read_fraction));
+    }
     if (flow.lba_start_fraction >= flow.lba_end_fraction) {
       errors->Add(path + ".lba_end_fraction", FormatNumber(flow.lba_end_fraction) +
                                                   " must be above lba_start_fraction (" +

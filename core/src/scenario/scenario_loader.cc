@@ -185,6 +185,7 @@ void ParseFlow(JsonObjectReader r, FlowConfig* f) {
           {"zipf", AccessPattern::kZipf},
           {"hot-cold", AccessPattern::kHotCold}});
   r.Real("read_fraction", &f->read_fraction, {.min = 0, .max = 1});
+  r.Real("trim_fraction", &f->trim_fraction, {.min = 0, .max = 1});
   ParseRequestSizes(r, f);
   r.Uint("queue_depth", &f->queue_depth, {.min = 1, .max = 65535});
   // 0 means a closed loop: a new request as soon as one completes.

@@ -30,6 +30,7 @@ nlohmann::json MetricsToJson(const Metrics& m) {
   j["host"] = {{"requests", m.requests},
                {"reads", m.reads},
                {"writes", m.writes},
+               {"trims", m.trims},
                {"bytes_read", m.bytes_read},
                {"bytes_written", m.bytes_written},
                {"iops", m.iops},

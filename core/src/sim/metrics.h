@@ -23,7 +23,7 @@ struct Metrics {
   bool time_limited = false;
   bool stalled = false;  // writes could not proceed: no free space left
   // host
-  uint64_t requests = 0, reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
+  uint64_t requests = 0, reads = 0, writes = 0, trims = 0, bytes_read = 0, bytes_written = 0;
   uint64_t failed_by_power = 0, dropped_arrivals = 0;
   double iops = 0, mbps = 0;
   LatencySummary read_lat, write_lat;

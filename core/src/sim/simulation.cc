@@ -199,6 +199,7 @@ Metrics Simulation::GetMetrics() const {
   m.requests = hs.completed;
   m.reads = hs.reads;
   m.writes = hs.writes;
+  m.trims = hs.trims;
   m.bytes_read = hs.bytes_read;
   m.bytes_written = hs.bytes_written;
   m.failed_by_power = hs.failed_by_power;
