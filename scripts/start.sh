@@ -22,8 +22,10 @@ done
 host="${HOST:-127.0.0.1}"
 port="${PORT:-5173}"
 
-# The page needs only node_modules today (the C++ toolchain is for sim/bench/test).
-bash scripts/ensure-deps.sh --skip-core
+# The page needs node_modules and the model compiled to WebAssembly (the native
+# C++ toolchain is only for sim/bench/test).
+bash scripts/ensure-deps.sh --skip-core --with-wasm
+bash scripts/build-wasm.sh
 
 if [ "$mode" = preview ]; then
   echo "start: building the static site into dist/ ..."

@@ -63,12 +63,13 @@ unit_tests() {
     --outputFile.json="$REPORTS/vitest.json"
 }
 
-stage "dependencies" bash scripts/ensure-deps.sh --with-browser
+stage "dependencies" bash scripts/ensure-deps.sh --with-browser --with-wasm
 if [ "$skip_core" -eq 0 ]; then
   stage "core configure" core_configure
   stage "core build" core_build
   stage "core tests (ctest)" core_tests
 fi
+stage "wasm build" bash scripts/build-wasm.sh
 stage "typecheck (tsc)" npm run --silent typecheck
 stage "unit tests (vitest)" unit_tests
 stage "e2e tests (playwright)" npm run --silent test:e2e

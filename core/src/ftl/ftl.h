@@ -106,6 +106,10 @@ class Ftl : public FlashListener {
   // The device is ready again at `now`: background work (GC) may resume.
   void Resume(SimTime now);
 
+  // Fault injection: retires `block` as if a program on it had failed; its
+  // valid pages are moved off by GC. False if out of range or already retired.
+  bool FailBlock(uint32_t block, SimTime now);
+
   // Checks the mapping against the flash: every mapped page's OOB names its
   // logical page, valid counts match, free blocks are empty and listed once.
   Status CheckInvariants() const;

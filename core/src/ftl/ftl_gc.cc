@@ -236,6 +236,15 @@ void Ftl::CheckStaticWearLeveling(uint32_t plane, SimTime now) {
   records_->Emit(now, RecordKind::kWearLevel, uint16_t(plane), coldest, max_erase - min_erase, 0);
 }
 
+bool Ftl::FailBlock(uint32_t block, SimTime now) {
+  if (block >= geometry_.TotalBlocks()) return false;
+  BlockState state = blocks_.Block(block).state;
+  if (state == BlockState::kBad || state == BlockState::kRetiring) return false;
+  if (state == BlockState::kVictim) return false;  // GC is already emptying it
+  HandleProgramFailure(address_.FirstPage(block), now);
+  return true;
+}
+
 void Ftl::HandleProgramFailure(uint32_t ppn, SimTime now) {
   uint32_t block = address_.BlockOf(ppn);
   uint32_t plane = address_.PlaneOfBlock(block);

@@ -131,6 +131,11 @@ void Simulation::InjectPowerFail() {
   HandlePowerFail();
 }
 
+bool Simulation::InjectBlockFailure(uint32_t block) {
+  if (recovering_ || finished_) return false;
+  return ftl_->FailBlock(block, now_);
+}
+
 void Simulation::HandlePowerFail() {
   // Everything scheduled belongs to the powered device; it is all gone.
   events_.Clear();

@@ -37,6 +37,8 @@ class Simulation {
 
   // Cuts power now; recovery follows as modeled steps.
   void InjectPowerFail();
+  // Retires a block now as if a program on it failed. False if not possible.
+  bool InjectBlockFailure(uint32_t block);
 
   Metrics GetMetrics() const;
   RecordRing& records() { return records_; }

@@ -1,0 +1,197 @@
+// The typed contract between the UI thread and the model worker. Everything the
+// views draw arrives in a Frame; bulk arrays are transferred, never copied
+// through JSON.
+
+/** Static facts about the loaded device (from the model's deviceJson). */
+export interface DeviceInfo {
+  channels: number;
+  ways_per_channel: number;
+  chips_per_channel: number;
+  dies_per_chip: number;
+  planes_per_die: number;
+  blocks_per_plane: number;
+  pages_per_block: number;
+  page_bytes: number;
+  dies: number;
+  planes: number;
+  blocks: number;
+  logical_pages: number;
+  cell_type: string;
+  read_ns: number;
+  program_ns: number;
+  erase_ns: number;
+  page_transfer_ns: number;
+  buffer_slots: number;
+  flows: { name: string; queue_depth: number }[];
+  title: string;
+  seed: number;
+}
+
+export interface LatencySummary {
+  count: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+/** The metrics object, identical to `ssdplay run --format json`. */
+export interface Metrics {
+  sim: { end_ns: number; events: number; wall_s: number; time_limited: boolean; stalled: boolean };
+  host: {
+    requests: number;
+    reads: number;
+    writes: number;
+    trims: number;
+    bytes_read: number;
+    bytes_written: number;
+    iops: number;
+    mbps: number;
+    failed_by_power: number;
+    dropped_arrivals: number;
+    read: { lat_us: LatencySummary };
+    write: { lat_us: LatencySummary };
+    pcie: { down_utilization: number; up_utilization: number };
+  };
+  flash: {
+    reads: number;
+    programs: number;
+    erases: number;
+    channel_utilization: number;
+    die_utilization: number;
+    bad_blocks: number;
+    erase_count: { min: number; max: number };
+  };
+  ftl: {
+    waf: number;
+    host_pages_written: number;
+    flush_programs: number;
+    rmw_reads: number;
+    buffer_read_hits: number;
+    buffer_write_hits: number;
+    program_failures: number;
+    erase_failures: number;
+    wear_level_migrations: number;
+    checkpoints: number;
+    checkpoint_pages: number;
+  };
+  gc: { runs: number; page_copies: number; erases: number; write_stalls: number };
+  power: {
+    failures: number;
+    lost_pages: number;
+    saved_pages: number;
+    torn_pages: number;
+    last_recovery_ns: number;
+    recovery_pages_scanned: number;
+  };
+  records: { written: number; lost: number };
+}
+
+/** Names for the enum values records and snapshots carry as numbers. */
+export interface EnumNames {
+  record_kinds: string[];
+  recovery_steps: string[];
+  die_states: string[];
+  block_states: string[];
+  flash_op_kinds: string[];
+  op_purposes: string[];
+}
+
+/** One point of the throughput/latency time series (one perf interval). */
+export interface SeriesPoint {
+  tNs: number;
+  iops: number;
+  mbps: number;
+  /** Mean latency of the sampled requests completed in the interval, µs (NaN if none). */
+  readLatUs: number;
+  writeLatUs: number;
+}
+
+export type TimelineKind =
+  | 'gc'
+  | 'erase'
+  | 'checkpoint'
+  | 'block_retired'
+  | 'wear_level'
+  | 'power_fail'
+  | 'recovery_step';
+
+/** Something that happened over an interval (or at an instant: endNs === startNs). */
+export interface TimelineEvent {
+  kind: TimelineKind;
+  startNs: number;
+  endNs: number;
+  /** Plane for GC/erase/retire/wear-level events; -1 when device-wide. */
+  unit: number;
+  label: string;
+  detail: string;
+}
+
+/** What the views need to draw one frame. */
+export interface Frame {
+  nowNs: number;
+  events: number;
+  finished: boolean;
+  recovering: boolean;
+  maxTimeNs: number;
+  metrics: Metrics;
+  /** DieState per die (index into EnumNames.die_states). */
+  dieState: Uint8Array;
+  /** Ops queued per die. */
+  dieQueue: Uint16Array;
+  /** Flash ops completed per die since the previous frame: [read, program, erase, copyback] x dies. */
+  dieOps: Uint32Array;
+  /** 1 while the channel bus is transferring. */
+  channelBusy: Uint8Array;
+  /** Commands outstanding per flow (its NVMe queue occupancy). */
+  flowOutstanding: Uint16Array;
+  bufferDirty: number;
+  bufferCapacity: number;
+  waitingWrites: number;
+  /** New series points and timeline events since the previous frame. */
+  series: SeriesPoint[];
+  timeline: TimelineEvent[];
+  recordsSeen: number;
+}
+
+/** Per-block state for the block map: 4 words per block. */
+export interface BlockSnapshot {
+  /** [valid pages, erase count, BlockState, flags(bit0 GC victim, bit1 open)] x blocks */
+  words: Uint32Array;
+}
+
+/** Latency CDF source: [upper_ns, count] pairs, ascending. */
+export interface LatencyBuckets {
+  read: Float64Array;
+  write: Float64Array;
+}
+
+export interface LoadResult {
+  ok: boolean;
+  /** Validation messages, one per line, each naming the JSON path. */
+  error: string;
+  device: DeviceInfo | null;
+}
+
+/** The worker's API (wrapped with Comlink on the UI side). */
+export interface ModelApi {
+  init(wasmUrl: string): Promise<EnumNames>;
+  load(scenarioJson: string): Promise<LoadResult>;
+  /**
+   * Advances the model by up to `simNs` of simulated time, spending at most
+   * `wallBudgetMs` of wall time, then returns a frame.
+   */
+  advance(simNs: number, wallBudgetMs: number): Promise<Frame>;
+  /** Processes exactly one event and returns a frame (single-step). */
+  step(): Promise<Frame>;
+  /** Runs to the end of the workload (bounded by the scenario's time limit). */
+  runToEnd(wallBudgetMs: number): Promise<Frame>;
+  frame(): Promise<Frame>;
+  blocks(): Promise<BlockSnapshot>;
+  latency(): Promise<LatencyBuckets>;
+  powerFail(): Promise<Frame>;
+  failBlock(block: number): Promise<string>;
+  /** The records seen so far (up to the export cap) as raw 32-byte records. */
+  exportRecords(): Promise<ArrayBuffer>;
+}

@@ -1,0 +1,129 @@
+// The worker-side session over the real WebAssembly model, in Node. Needs the
+// wasm build (scripts/build-wasm.sh, run by `npm test` before this stage).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import type { CreateSsdpModule, SsdpModule } from './ssdp-module';
+import type { Metrics } from './protocol';
+import { ModelSession } from './session';
+import { RECORD_BYTES, RecordKind, decodeRecords } from './records';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const wasmDir = join(repo, 'web/public/wasm');
+const cli = join(repo, 'build/release/ssdplay');
+const scenario = (name: string) => readFileSync(join(repo, 'scenarios/basics', name), 'utf8');
+
+let module: SsdpModule;
+let fakeNow = 0;
+const clock = () => fakeNow;
+
+beforeAll(async () => {
+  const { default: create } = (await import(pathToFileURL(join(wasmDir, 'ssdp.mjs')).href)) as {
+    default: CreateSsdpModule;
+  };
+  // Node cannot fetch a file URL: hand the module its bytes.
+  module = await create({ wasmBinary: readFileSync(join(wasmDir, 'ssdp.wasm')) });
+});
+
+function runAll(json: string): { session: ModelSession; metrics: Metrics } {
+  const session = new ModelSession(module, () => (fakeNow += 0.001));
+  const loaded = session.load(json);
+  expect(loaded.error).toBe('');
+  let frame = session.runToEnd(1e9);
+  while (!frame.finished) frame = session.runToEnd(1e9);
+  return { session, metrics: frame.metrics };
+}
+
+describe('ModelSession over the wasm model', () => {
+  it('rejects a bad scenario with the JSON path, the value and the range', () => {
+    const session = new ModelSession(module, clock);
+    const result = session.load('{"device": {"geometry": {"channels": 0}}}');
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain('device.geometry.channels: 0 is out of range; allowed 1..64');
+  });
+
+  it('refuses a trace given as a file path, which a browser cannot read', () => {
+    const session = new ModelSession(module, clock);
+    const result = session.load('{"workload": {"trace": {"path": "t.trace"}}}');
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain('workload.trace');
+  });
+
+  it('gives frames shaped by the device, with series and die activity', () => {
+    const session = new ModelSession(module, clock);
+    const loaded = session.load(scenario('default.json'));
+    expect(loaded.ok).toBe(true);
+    const device = loaded.device!;
+    const frame = session.advance(5e6, 1e9);
+    expect(frame.nowNs).toBeGreaterThanOrEqual(5e6);
+    expect(frame.dieState.length).toBe(device.dies);
+    expect(frame.channelBusy.length).toBe(device.channels);
+    expect(frame.series.length).toBeGreaterThan(0);
+    const ops = frame.dieOps.reduce((a, b) => a + b, 0);
+    expect(ops).toBeGreaterThan(0);
+    expect(frame.metrics.host.requests).toBeGreaterThan(0);
+    // A second frame starts empty: series and ops are deltas.
+    const next = session.frame();
+    expect(next.series.length).toBe(0);
+    expect(next.dieOps.reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
+  it('records a power failure and every recovery step on the timeline', () => {
+    const session = new ModelSession(module, clock);
+    session.load(scenario('default.json'));
+    session.advance(3e6, 1e9);
+    const failed = session.powerFail();
+    const steps = failed.timeline.filter((e) => e.kind === 'recovery_step').map((e) => e.label);
+    expect(failed.timeline.some((e) => e.kind === 'power_fail')).toBe(true);
+    expect(steps).toEqual([
+      'capacitor flush',
+      'firmware boot',
+      'load checkpoint',
+      'scan OOB',
+      'replay trims',
+      'rebuild free lists',
+      'ready',
+    ]);
+    const after = session.runToEnd(1e9);
+    expect(after.metrics.power.failures).toBe(1);
+  });
+
+  it('exports the raw record stream it saw', () => {
+    const { session } = runAll(scenario('trace-replay.json'));
+    const bytes = new Uint8Array(session.exportRecords());
+    expect(bytes.length % RECORD_BYTES).toBe(0);
+    let completes = 0;
+    decodeRecords(bytes, (r) => {
+      if (r.kind === RecordKind.RequestComplete) completes++;
+    });
+    expect(completes).toBe(40);
+  });
+
+  it('latency buckets add up to the completed requests', () => {
+    const { session, metrics } = runAll(scenario('default.json'));
+    const { read, write } = session.latency();
+    const total = (b: Float64Array) => b.reduce((s, v, i) => (i % 2 ? s + v : s), 0);
+    expect(total(read)).toBe(metrics.host.reads);
+    expect(total(write)).toBe(metrics.host.writes);
+  });
+});
+
+describe('WebAssembly and native builds agree', () => {
+  const haveCli = existsSync(cli);
+  const names = readdirSync(join(repo, 'scenarios/basics')).filter((n: string) => n.endsWith('.json'));
+  it.runIf(haveCli || process.env.CI)('every starter scenario gives identical metrics', () => {
+    expect(haveCli, `${cli} is built by the core stage of npm test`).toBe(true);
+    for (const name of names) {
+      const native = JSON.parse(
+        execFileSync(cli, ['run', join(repo, 'scenarios/basics', name), '--format', 'json'], { encoding: 'utf8' }),
+      ) as Metrics;
+      const { metrics: wasm } = runAll(scenario(name));
+      native.sim.wall_s = 0;
+      wasm.sim.wall_s = 0;
+      expect(wasm, name).toEqual(native);
+    }
+  });
+});
