@@ -19,14 +19,14 @@ function read(path) {
 }
 
 // ctest --output-junit: one <testsuite tests=".." failures=".." skipped=".." ...> element.
-{
-  const xml = read(join(reportsDir, 'ctest.xml'));
+for (const [file, name] of [['ctest.xml', 'ctest'], ['ctest-debug.xml', 'ctest (debug)']]) {
+  const xml = read(join(reportsDir, file));
   if (xml) {
     const attr = (name) => Number(xml.match(new RegExp(`<testsuite\\b[^>]*\\s${name}="(\\d+)"`))?.[1] ?? 0);
     const tests = attr('tests');
     const failed = attr('failures') + attr('errors');
     const skipped = attr('skipped') + attr('disabled');
-    runners.push({ name: 'ctest', passed: tests - failed - skipped, failed, skipped });
+    runners.push({ name, passed: tests - failed - skipped, failed, skipped });
   }
 }
 

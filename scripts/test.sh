@@ -58,6 +58,12 @@ core_configure() { cd core && cmake --preset release; }
 core_build() { cd core && cmake --build --preset release; }
 # --no-tests=error: a suite that finds no tests is a failure, not a pass.
 core_tests() { cd core && ctest --preset release --no-tests=error --output-junit "$REPORTS/ctest.xml"; }
+# The same suite built with AddressSanitizer, UBSan and the model's debug
+# self-checks (invariants verified while running).
+core_debug_tests() {
+  cd core && cmake --preset debug > /dev/null && cmake --build --preset debug &&
+    ctest --preset debug --no-tests=error --output-junit "$REPORTS/ctest-debug.xml"
+}
 unit_tests() {
   npx --no-install vitest run --reporter=default --reporter=json \
     --outputFile.json="$REPORTS/vitest.json"
@@ -68,6 +74,7 @@ if [ "$skip_core" -eq 0 ]; then
   stage "core configure" core_configure
   stage "core build" core_build
   stage "core tests (ctest)" core_tests
+  stage "core tests, debug + sanitizers" core_debug_tests
 fi
 stage "wasm build" bash scripts/build-wasm.sh
 stage "typecheck (tsc)" npm run --silent typecheck

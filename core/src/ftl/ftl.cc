@@ -127,20 +127,12 @@ void Ftl::SubmitRead(uint32_t request_slot, SimTime now) {
       client_->OnSliceReady(request_slot, now);
       continue;
     }
-    uint32_t op_index = flash_->AllocOp();
-    FlashOp& op = flash_->Op(op_index);
-    op.kind = FlashOpKind::kRead;
-    op.purpose = OpPurpose::kHostRead;
-    op.queue = OpQueue::kRead;
-    op.ppn = ppn;
-    op.src_ppn = ppn;
-    op.lpn = lpn;
-    op.tag = request_slot;
-    op.seq = 0;
     if (r.traced)
       records_->Emit(now, RecordKind::kRequestScheduled, uint16_t(address_.DieOf(ppn)), uint32_t(r.id),
                      lpn, ppn);
-    flash_->Submit(op_index, now);
+    IssueOp({FlashOpKind::kRead, OpPurpose::kHostRead, OpQueue::kRead, ppn, ppn,
+             lpn, request_slot, 0},
+            now);
   }
 }
 
@@ -267,17 +259,9 @@ void Ftl::KickFlush(SimTime now) {
     if (slot.sector_mask != buffer_.FullMask() && old != kNoPage) {
       // Partial page: read the old page first and merge (read-modify-write).
       ++stats_.rmw_reads;
-      uint32_t op_index = flash_->AllocOp();
-      FlashOp& op = flash_->Op(op_index);
-      op.kind = FlashOpKind::kRead;
-      op.purpose = OpPurpose::kRmwRead;
-      op.queue = OpQueue::kRead;
-      op.ppn = old;
-      op.src_ppn = old;
-      op.lpn = slot.lpn;
-      op.tag = s;
-      op.seq = 0;
-      flash_->Submit(op_index, now);
+      IssueOp({FlashOpKind::kRead, OpPurpose::kRmwRead, OpQueue::kRead, old, old,
+               slot.lpn, s, 0},
+              now);
       continue;
     }
     if (!IssueFlushProgram(s, now)) {
@@ -301,18 +285,24 @@ bool Ftl::IssueFlushProgram(uint32_t s, SimTime now) {
   MaybeStartGc(plane, now);
   UpdateUrgency(plane);
   BufferSlot& slot = buffer_.Slot(s);
+  IssueOp({FlashOpKind::kProgram, OpPurpose::kFlush, OpQueue::kWrite, ppn, kNoPage,
+           slot.lpn, s, slot.seq},
+          now);
+  return true;
+}
+
+void Ftl::IssueOp(const OpRequest& request, SimTime now) {
   uint32_t op_index = flash_->AllocOp();
   FlashOp& op = flash_->Op(op_index);
-  op.kind = FlashOpKind::kProgram;
-  op.purpose = OpPurpose::kFlush;
-  op.queue = OpQueue::kWrite;
-  op.ppn = ppn;
-  op.src_ppn = kNoPage;
-  op.lpn = slot.lpn;
-  op.tag = s;
-  op.seq = slot.seq;
+  op.kind = request.kind;
+  op.purpose = request.purpose;
+  op.queue = request.queue;
+  op.ppn = request.ppn;
+  op.src_ppn = request.src_ppn;
+  op.lpn = request.lpn;
+  op.tag = request.tag;
+  op.seq = request.seq;
   flash_->Submit(op_index, now);
-  return true;
 }
 
 void Ftl::OnFlashOpDone(uint32_t op_index, SimTime now) {

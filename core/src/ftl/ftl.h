@@ -142,6 +142,15 @@ class Ftl : public FlashListener {
     uint32_t retiring = 0;         // blocks waiting to be drained and retired
   };
 
+  // What the FTL decides about an op; the flash array fills in the rest.
+  struct OpRequest {
+    FlashOpKind kind;
+    OpPurpose purpose;
+    OpQueue queue;
+    uint32_t ppn, src_ppn, lpn, tag, seq;
+  };
+  void IssueOp(const OpRequest& request, SimTime now);
+
   // Host path and flush (ftl.cc).
   bool PlaceWriteSlice(uint32_t request_slot, Request& r, SimTime now);
   void ResumeWaitingWrites(SimTime now);

@@ -39,17 +39,10 @@ void Ftl::MaybeCheckpoint(SimTime now) {
   for (uint32_t i = 0; i < pages; ++i) {
     uint32_t die = i % dies;
     uint32_t plane = die * geometry_.planes_per_die;
-    uint32_t op_index = flash_->AllocOp();
-    FlashOp& op = flash_->Op(op_index);
-    op.kind = FlashOpKind::kProgram;
-    op.purpose = OpPurpose::kCheckpoint;
-    op.queue = OpQueue::kMeta;
-    op.ppn = address_.FirstPage(plane * geometry_.blocks_per_plane);  // routes to the die only
-    op.src_ppn = kNoPage;
-    op.lpn = kMetaLpn;
-    op.tag = i;
-    op.seq = 0;
-    flash_->Submit(op_index, now);
+    // The page address only routes the op to its die: the metadata area's
+    // space is not modeled.
+    uint32_t die_page = address_.FirstPage(plane * geometry_.blocks_per_plane);
+    IssueOp({FlashOpKind::kProgram, OpPurpose::kCheckpoint, OpQueue::kMeta, die_page, kNoPage, kMetaLpn, i, 0}, now);
   }
 }
 

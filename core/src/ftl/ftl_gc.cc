@@ -100,18 +100,13 @@ void Ftl::GcPump(uint32_t plane, SimTime now) {
       if (dst == kNoPage) break;  // no room: wait for a later erase elsewhere
     }
     ++g.scan;
-    uint32_t op_index = flash_->AllocOp();
-    FlashOp& op = flash_->Op(op_index);
-    op.kind = copyback ? FlashOpKind::kCopyback : FlashOpKind::kRead;
-    op.purpose = copyback ? OpPurpose::kGcCopy : OpPurpose::kGcRead;
-    op.queue = OpQueue::kGc;
-    op.ppn = copyback ? dst : src;
-    op.src_ppn = src;
-    op.lpn = lpn;
-    op.tag = plane;
-    op.seq = oob_.Seq(src);  // a copy keeps the version of the data it moves
     ++g.outstanding;
-    flash_->Submit(op_index, now);
+    // A copy keeps the data version of what it moves.
+    if (copyback) {
+      IssueOp({FlashOpKind::kCopyback, OpPurpose::kGcCopy, OpQueue::kGc, dst, src, lpn, plane, oob_.Seq(src)}, now);
+    } else {
+      IssueOp({FlashOpKind::kRead, OpPurpose::kGcRead, OpQueue::kGc, src, src, lpn, plane, oob_.Seq(src)}, now);
+    }
   }
   if (g.scan < geometry_.pages_per_block || g.outstanding > 0 || g.erase_issued) return;
 
@@ -125,17 +120,9 @@ void Ftl::GcPump(uint32_t plane, SimTime now) {
     return;
   }
   g.erase_issued = true;
-  uint32_t op_index = flash_->AllocOp();
-  FlashOp& op = flash_->Op(op_index);
-  op.kind = FlashOpKind::kErase;
-  op.purpose = OpPurpose::kGcErase;
-  op.queue = OpQueue::kGc;
-  op.ppn = first_page;
-  op.src_ppn = kNoPage;
-  op.lpn = kNoLpn;
-  op.tag = plane;
-  op.seq = 0;
-  flash_->Submit(op_index, now);
+  IssueOp({FlashOpKind::kErase, OpPurpose::kGcErase, OpQueue::kGc, first_page, kNoPage,
+           kNoLpn, plane, 0},
+          now);
 }
 
 void Ftl::OnGcOpDone(FlashOp& op, SimTime now) {
@@ -149,14 +136,7 @@ void Ftl::OnGcOpDone(FlashOp& op, SimTime now) {
       --g.scan;  // retry this page later
       return;
     }
-    uint32_t op_index = flash_->AllocOp();
-    FlashOp& w = flash_->Op(op_index);
-    w = op;
-    w.kind = FlashOpKind::kProgram;
-    w.purpose = OpPurpose::kGcWrite;
-    w.queue = OpQueue::kGc;
-    w.ppn = dst;
-    flash_->Submit(op_index, now);
+    IssueOp({FlashOpKind::kProgram, OpPurpose::kGcWrite, OpQueue::kGc, dst, op.src_ppn, op.lpn, plane, op.seq}, now);
     return;
   }
   --g.outstanding;

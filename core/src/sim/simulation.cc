@@ -168,6 +168,17 @@ void Simulation::HandlePowerFail() {
 
 void Simulation::EmitPerf(SimTime now) {
   const HostStats& hs = host_->stats();
+#ifdef SSDP_DEBUG_CHECKS
+  constexpr bool kDebugChecks = true;
+#else
+  constexpr bool kDebugChecks = false;
+#endif
+  // Self-checks while running (not only after recovery): costly, so every
+  // 16th interval, and only when asked for or in debug builds.
+  if ((kDebugChecks || scenario_.run.check_invariants) && perf_index_ % 16 == 0 && invariant_status_.ok()) {
+    invariant_status_ = ftl_->CheckInvariants();
+    if (!invariant_status_.ok()) finished_ = true;
+  }
   // A device that can make no more progress (no free blocks left for the
   // waiting writes, every die idle) ends the run instead of idling to the
   // time limit.
