@@ -115,6 +115,47 @@ TEST(FtlTest, ProgramAndEraseFailuresAreRetiredAndRetried) {
   EXPECT_TRUE(sim->ftl().CheckInvariants().ok()) << sim->ftl().CheckInvariants().message();
 }
 
+TEST(FtlTest, FrequentProgramFailuresNeverStrandDataOnBadBlocks) {
+  // Programs already queued to a block when it fails must land, be drained by
+  // GC, and only then leave the block bad.
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Scenario s = SmallScenario();
+    s.seed = seed;
+    s.device.flash.program_fail_probability = 0.01;
+    s.precondition.fill_fraction = 0.5;
+    s.run.check_invariants = true;
+    FlowConfig f = RandomFlow(0.2, 16384, 16, 3000);
+    f.lba_end_fraction = 0.5;
+    s.workload.flows = {f};
+    auto sim = MustCreate(s);
+    sim->RunToEnd();
+    Status st = sim->ftl().CheckInvariants();
+    ASSERT_TRUE(st.ok()) << "seed " << seed << ": " << st.message();
+    ASSERT_TRUE(sim->invariant_status().ok()) << "seed " << seed << ": " << sim->invariant_status().message();
+    ASSERT_GT(sim->GetMetrics().program_failures, 0u);
+  }
+}
+
+TEST(FtlTest, CheckpointsLargerThanTheWriteQueuesStillComplete) {
+  // Many small map pages: one checkpoint writes far more pages than the dies'
+  // write queues hold, and host flushes must keep flowing around it.
+  Scenario s = SmallScenario();
+  s.device.geometry.page_bytes = 2048;
+  s.device.geometry.blocks_per_plane = 256;
+  s.device.geometry.pages_per_block = 64;
+  s.device.ftl.buffer.capacity_bytes = 64 << 10;
+  s.device.ftl.checkpoint.interval_page_writes = 1024;
+  s.precondition.fill_fraction = 0.6;
+  FlowConfig f = RandomFlow(0.2, 2048, 16, 40000);
+  f.lba_end_fraction = 0.6;
+  s.workload.flows = {f};
+  Metrics m = RunToEnd(s);
+  EXPECT_FALSE(m.stalled);
+  EXPECT_EQ(m.requests, 40000u);
+  EXPECT_GE(m.checkpoints, 10u);
+  EXPECT_GT(double(m.checkpoint_pages) / double(m.checkpoints), 64.0);
+}
+
 TEST(FtlTest, RepeatedRunsGiveIdenticalMetrics) {
   Scenario s = SmallScenario();
   s.seed = 99;

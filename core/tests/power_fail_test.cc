@@ -54,6 +54,7 @@ TEST(PowerFailTest, ThousandRandomInstantsLoseNoAcknowledgedWrite) {
     ASSERT_TRUE(sim->invariant_status().ok()) << "run " << i << ": " << sim->invariant_status().message();
     ASSERT_GE(m.power_failures, 1u) << "run " << i;
     ASSERT_EQ(m.lost_pages, 0u) << "run " << i << ": capacitors must cover the buffer";
+    ASSERT_EQ(sim->last_recovery().unresolved, 0u) << "run " << i << ": a checkpoint entry had no surviving page";
     ASSERT_FALSE(m.time_limited) << "run " << i << ": the device must keep working after recovery";
     Status after = sim->ftl().CheckInvariants();
     ASSERT_TRUE(after.ok()) << "run " << i << " at the end: " << after.message();
@@ -103,6 +104,21 @@ TEST(PowerFailTest, RecoveryIsDeterministic) {
     jb["sim"].erase("wall_s");
     ASSERT_EQ(ja.dump(), jb.dump());
   }
+}
+
+TEST(PowerFailTest, OpenLoopFlowsResumeAfterRecovery) {
+  Scenario s = SmallScenario();
+  s.run.check_invariants = true;
+  FlowConfig f = RandomFlow(0.3, 4096, 4, 4000);
+  f.arrival_rate_iops = 200000;  // faster than the device: a backlog builds up
+  s.workload.flows = {f};
+  s.faults.power_fail_at_ns = {10'000'000};
+  auto sim = MustCreate(s);
+  sim->RunToEnd();
+  Metrics m = sim->GetMetrics();
+  EXPECT_FALSE(m.time_limited);
+  EXPECT_EQ(m.requests + m.failed_by_power + m.dropped_arrivals, 4000u);
+  EXPECT_GT(m.end_ns, 10'000'000u + sim->last_recovery().step_ns[1]);
 }
 
 TEST(PowerFailTest, CheckpointsShortenTheRecoveryScan) {

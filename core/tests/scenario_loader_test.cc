@@ -391,7 +391,9 @@ TEST(ScenarioCrossChecks, BufferHoldsWholePages) {
   EXPECT_EQ(ErrorOfText(R"({"device": {"ftl": {"buffer": {"capacity_bytes": 1000000}}}})"),
             "device.ftl.buffer.capacity_bytes: 1000000 must be a multiple of "
             "device.geometry.page_bytes (8192): the buffer holds whole pages");
-  EXPECT_EQ(ErrorOfText(R"({"device": {"ftl": {"buffer": {"capacity_bytes": 0}}}})"), "");
+  EXPECT_EQ(ErrorOfText(R"({"device": {"ftl": {"buffer": {"capacity_bytes": 0}}}})"),
+            "device.ftl.buffer.capacity_bytes: 0 is out of range; allowed 1..4294967296");
+  EXPECT_EQ(ErrorOfText(R"({"device": {"ftl": {"buffer": {"capacity_bytes": 8192}}}})"), "");
 }
 
 TEST(ScenarioCrossChecks, FlowRangeMustBeOrderedAndHoldItsRequests) {

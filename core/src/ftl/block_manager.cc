@@ -82,7 +82,7 @@ void BlockManager::MarkErased(uint32_t block) {
   planes_[address_.PlaneOfBlock(block)].free.push_back(block);
 }
 
-void BlockManager::Retire(uint32_t block, RetireReason reason) {
+void BlockManager::Retire(uint32_t block, RetireReason reason, bool programs_in_flight) {
   BlockInfo& info = blocks_[block];
   Plane& p = planes_[address_.PlaneOfBlock(block)];
   for (int s = 0; s < kStreams; ++s)
@@ -96,8 +96,7 @@ void BlockManager::Retire(uint32_t block, RetireReason reason) {
       }
   }
   info.retire_reason = reason;
-  // A block that still holds valid data is drained by GC before it goes bad.
-  if (info.valid > 0) {
+  if (info.valid > 0 || programs_in_flight) {
     info.state = BlockState::kRetiring;
   } else {
     info.state = BlockState::kBad;

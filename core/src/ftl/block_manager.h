@@ -40,8 +40,10 @@ class BlockManager {
 
   // A block was erased (not failed): back to the free list.
   void MarkErased(uint32_t block);
-  // Takes a block out of service; its valid pages stay readable.
-  void Retire(uint32_t block, RetireReason reason);
+  // Takes a block out of service; its valid pages stay readable. A block that
+  // holds valid data or still has programs in flight is only marked retiring:
+  // GC drains it, then it is retired for good.
+  void Retire(uint32_t block, RetireReason reason, bool programs_in_flight = false);
   // Marks a factory bad block at initialisation.
   void MarkFactoryBad(uint32_t block);
 

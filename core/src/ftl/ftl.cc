@@ -141,6 +141,7 @@ void Ftl::SubmitWrite(uint32_t request_slot, SimTime now) {
   r.next_slice = 0;
   if (waiting_head_ < waiting_writes_.size()) {
     // Writes are placed in arrival order; a newcomer queues behind waiters.
+    ++stats_.foreground_gc_stalls;
     if (r.first_wait == 0) r.first_wait = now;
     waiting_writes_.push_back(request_slot);
     return;
@@ -342,6 +343,7 @@ void Ftl::OnFlushDone(FlashOp& op, SimTime now) {
   --flushes_in_flight_;
   oob_.Program(op.ppn, op.lpn, op.seq);
   ++stats_.flush_programs;
+  uint32_t landed_in = address_.BlockOf(op.ppn);
   if (slot.trimmed) {
     if (slot.redirty) {
       slot.redirty = false;
@@ -361,6 +363,8 @@ void Ftl::OnFlushDone(FlashOp& op, SimTime now) {
       buffer_.MakeClean(s);
     }
   }
+  SettleRetiring(landed_in);
+  if (blocks_.Block(landed_in).state == BlockState::kRetiring) MaybeStartGc(address_.PlaneOfBlock(landed_in), now);
   ++writes_since_checkpoint_;
   MaybeCheckpoint(now);
   ResumeWaitingWrites(now);
@@ -370,18 +374,23 @@ void Ftl::OnFlushDone(FlashOp& op, SimTime now) {
 void Ftl::Remap(uint32_t lpn, uint32_t new_ppn) {
   NoteMappingChange(lpn);
   uint32_t old = l2p_[lpn];
-  if (old != kNoPage) {
-    uint32_t b = address_.BlockOf(old);
-    BlockInfo& info = blocks_.Block(b);
-    --info.valid;
-    if (info.state == BlockState::kRetiring && info.valid == 0 && oob_.Programmed(b) >= info.allocated &&
-        !gc_[address_.PlaneOfBlock(b)].active) {
-      blocks_.Retire(b, info.retire_reason);
-      --gc_[address_.PlaneOfBlock(b)].retiring;
-    }
-  }
   l2p_[lpn] = new_ppn;
   ++blocks_.Block(address_.BlockOf(new_ppn)).valid;
+  if (old != kNoPage) {
+    uint32_t b = address_.BlockOf(old);
+    --blocks_.Block(b).valid;
+    SettleRetiring(b);
+  }
+}
+
+void Ftl::SettleRetiring(uint32_t block) {
+  BlockInfo& info = blocks_.Block(block);
+  if (info.state != BlockState::kRetiring || oob_.Programmed(block) < info.allocated) return;
+  uint32_t plane = address_.PlaneOfBlock(block);
+  if (info.valid == 0 && !(gc_[plane].active && gc_[plane].victim == block)) {
+    blocks_.Retire(block, info.retire_reason);  // empty and quiet: bad for good
+    --gc_[plane].retiring;
+  }
 }
 
 void Ftl::Unmap(uint32_t lpn) {

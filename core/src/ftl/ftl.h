@@ -48,7 +48,7 @@ struct FtlStats {
   uint64_t gc_page_copies = 0;
   uint64_t gc_stale_copies = 0;
   uint64_t gc_erases = 0;
-  uint64_t foreground_gc_stalls = 0; // write slices that waited for space
+  uint64_t foreground_gc_stalls = 0; // write requests that waited for a buffer slot
   uint64_t wear_level_migrations = 0;
   uint64_t program_failures = 0;
   uint64_t erase_failures = 0;
@@ -107,7 +107,8 @@ class Ftl : public FlashListener {
   void Resume(SimTime now);
 
   // Fault injection: retires `block` as if a program on it had failed; its
-  // valid pages are moved off by GC. False if out of range or already retired.
+  // valid pages are moved off by GC. False if out of range, already retired,
+  // or the current GC victim (which is being emptied anyway).
   bool FailBlock(uint32_t block, SimTime now);
 
   // Checks the mapping against the flash: every mapped page's OOB names its
@@ -162,6 +163,9 @@ class Ftl : public FlashListener {
   void OnRmwReadDone(FlashOp& op, SimTime now);
   void Remap(uint32_t lpn, uint32_t new_ppn);
   void Unmap(uint32_t lpn);
+  // A retiring block whose programs have landed and which holds no valid
+  // data is retired for good.
+  void SettleRetiring(uint32_t block);
   void UpdateUrgency(uint32_t plane);
   bool PlaneAcceptsHostWrite(uint32_t plane) const;
 
@@ -180,6 +184,7 @@ class Ftl : public FlashListener {
   void MaybeCheckpoint(SimTime now);
   void OnCheckpointPageDone(SimTime now);
   void CompleteCheckpoint(SimTime now);
+  void SnapshotCheckpoint();
   void NoteMappingChange(uint32_t lpn);
 
   const Scenario& scenario_;
@@ -219,6 +224,7 @@ class Ftl : public FlashListener {
   std::vector<uint32_t> ckpt_erase_count_;
   uint64_t writes_since_checkpoint_ = 0;
   uint32_t checkpoint_pages_pending_ = 0;
+  uint32_t checkpoint_pages_written_ = 0;
   bool checkpoint_in_flight_ = false;
   struct TrimEntry {
     uint32_t lpn, count, seq;

@@ -34,6 +34,10 @@ void Ftl::MaybeCheckpoint(SimTime now) {
   checkpoint_in_flight_ = true;
   uint32_t pages = uint32_t(std::max<uint64_t>(1, dirty_map_pages_));
   checkpoint_pages_pending_ = pages;
+  checkpoint_pages_written_ = pages;
+  // Mapping pages dirtied from here on belong to the next checkpoint.
+  std::fill(map_page_dirty_.begin(), map_page_dirty_.end(), 0);
+  dirty_map_pages_ = 0;
   stats_.checkpoint_pages += pages;
   const uint32_t dies = geometry_.TotalDies();
   for (uint32_t i = 0; i < pages; ++i) {
@@ -42,28 +46,33 @@ void Ftl::MaybeCheckpoint(SimTime now) {
     // The page address only routes the op to its die: the metadata area's
     // space is not modeled.
     uint32_t die_page = address_.FirstPage(plane * geometry_.blocks_per_plane);
-    IssueOp({FlashOpKind::kProgram, OpPurpose::kCheckpoint, OpQueue::kMeta, die_page, kNoPage, kMetaLpn, i, 0}, now);
+    // Background queue: checkpoint pages take turns with host flushes instead
+    // of blocking them until the whole checkpoint is written.
+    IssueOp({FlashOpKind::kProgram, OpPurpose::kCheckpoint, OpQueue::kGc, die_page, kNoPage, kMetaLpn, i, 0}, now);
   }
 }
 
 void Ftl::OnCheckpointPageDone(SimTime now) {
   if (--checkpoint_pages_pending_ == 0) CompleteCheckpoint(now);
+  KickFlush(now);  // the die's queues have room again
+}
+
+void Ftl::SnapshotCheckpoint() {
+  // The snapshot is the mapping and the block write pointers as of now; both
+  // are consistent at this instant, which is all recovery needs.
+  std::fill(ckpt_modified_.begin(), ckpt_modified_.end(), 0);
+  ckpt_programmed_ = oob_.programmed();
+  ckpt_erase_count_ = oob_.erase_counts();
+  trim_log_.clear();
+  writes_since_checkpoint_ = 0;
 }
 
 void Ftl::CompleteCheckpoint(SimTime now) {
-  uint64_t pages = std::max<uint64_t>(1, dirty_map_pages_);
-  if (!ckpt_modified_.empty()) {
-    std::fill(ckpt_modified_.begin(), ckpt_modified_.end(), 0);
-    std::fill(map_page_dirty_.begin(), map_page_dirty_.end(), 0);
-    ckpt_programmed_ = oob_.programmed();
-    ckpt_erase_count_ = oob_.erase_counts();
-    trim_log_.clear();
-  }
-  dirty_map_pages_ = 0;
-  writes_since_checkpoint_ = 0;
+  if (ckpt_modified_.empty()) return;
+  SnapshotCheckpoint();
   checkpoint_in_flight_ = false;
   ++stats_.checkpoints;
-  records_->Emit(now, RecordKind::kCheckpoint, 0, 0, pages, next_seq_);
+  records_->Emit(now, RecordKind::kCheckpoint, 0, 0, checkpoint_pages_written_, next_seq_);
 }
 
 uint32_t Ftl::Trim(uint32_t first_lpn, uint32_t count, SimTime now) {

@@ -133,7 +133,9 @@ void Ftl::OnGcOpDone(FlashOp& op, SimTime now) {
     uint32_t dst = blocks_.AllocatePage(plane, Stream::kGc, now);
     if (dst == kNoPage) {
       --g.outstanding;
-      --g.scan;  // retry this page later
+      // Rescan from this page; copies still in flight for later pages come
+      // back as stale duplicates, which is harmless.
+      g.scan = std::min(g.scan, address_.PageInBlock(op.src_ppn));
       return;
     }
     IssueOp({FlashOpKind::kProgram, OpPurpose::kGcWrite, OpQueue::kGc, dst, op.src_ppn, op.lpn, plane, op.seq}, now);
@@ -155,6 +157,9 @@ void Ftl::OnGcOpDone(FlashOp& op, SimTime now) {
     } else {
       ++stats_.gc_stale_copies;  // the host rewrote it meanwhile
     }
+    // The copy may have landed in a block that failed meanwhile.
+    uint32_t landed_in = address_.BlockOf(op.ppn);
+    SettleRetiring(landed_in);
   }
   GcPump(plane, now);
 }
@@ -230,7 +235,7 @@ void Ftl::HandleProgramFailure(uint32_t ppn, SimTime now) {
   uint32_t plane = address_.PlaneOfBlock(block);
   BlockInfo& info = blocks_.Block(block);
   if (info.state == BlockState::kBad || info.state == BlockState::kRetiring) return;
-  blocks_.Retire(block, RetireReason::kProgramFail);
+  blocks_.Retire(block, RetireReason::kProgramFail, oob_.Programmed(block) < info.allocated);
   if (blocks_.Block(block).state == BlockState::kRetiring) ++gc_[plane].retiring;
   records_->Emit(now, RecordKind::kBlockRetired, uint16_t(plane), block, uint64_t(RetireReason::kProgramFail), 0);
   MaybeStartGc(plane, now);

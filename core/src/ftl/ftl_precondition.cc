@@ -50,7 +50,13 @@ void Ftl::Precondition(const PreconditionConfig& config, uint64_t seed) {
     uint64_t overwrites = uint64_t(double(fill) * config.random_overwrite_passes);
     for (uint64_t i = 0; i < overwrites; ++i) write_page(uint32_t(rng.Below(fill)));
   }
-  CompleteCheckpoint(0);
+  // The aged state is the device's starting point: its mapping counts as
+  // checkpointed, as if the drive had been shipped that way.
+  if (!ckpt_modified_.empty()) {
+    SnapshotCheckpoint();
+    std::fill(map_page_dirty_.begin(), map_page_dirty_.end(), 0);
+  }
+  dirty_map_pages_ = 0;
   stats_ = FtlStats{};
 }
 

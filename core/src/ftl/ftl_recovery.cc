@@ -144,8 +144,9 @@ RecoveryReport Ftl::Recover(SimTime start) {
   // current entry when it carries a newer version of the same logical page;
   // an entry whose page no longer holds that logical page always loses.
   for (uint32_t b = 0; b < geometry_.TotalBlocks(); ++b) {
-    const BlockInfo& info = blocks_.Block(b);
-    if (info.state == BlockState::kBad && info.retire_reason == RetireReason::kFactory) continue;
+    // Bad blocks are skipped: a retired block was drained (or erased) before
+    // it went bad, so anything it still shows is an older copy.
+    if (blocks_.Block(b).state == BlockState::kBad) continue;
     uint32_t programmed = oob_.Programmed(b);
     uint32_t from = 0;
     if (have_ckpt && oob_.EraseCount(b) == ckpt_erase_count_[b]) from = std::min(programmed, ckpt_programmed_[b]);
@@ -157,14 +158,16 @@ RecoveryReport Ftl::Recover(SimTime start) {
       uint32_t lpn = oob_.Lpn(p);
       if (lpn >= logical_pages_) continue;
       uint32_t cur = l2p_[lpn];
-      if (cur == kNoPage || oob_.Lpn(cur) != lpn || oob_.Seq(p) > oob_.Seq(cur)) l2p_[lpn] = p;
+      if (cur == kNoPage || oob_.Lpn(cur) != lpn || oob_.Seq(p) > oob_.Seq(cur) ||
+          blocks_.Block(address_.BlockOf(cur)).state == BlockState::kBad)
+        l2p_[lpn] = p;
     }
   }
   step(RecoveryStep::kScanOob, parallel_read_ns(report.pages_scanned, t.oob_transfer_ns));
 
   for (uint32_t lpn = 0; lpn < logical_pages_; ++lpn) {
     uint32_t cur = l2p_[lpn];
-    if (cur != kNoPage && oob_.Lpn(cur) != lpn) {
+    if (cur != kNoPage && (oob_.Lpn(cur) != lpn || blocks_.Block(address_.BlockOf(cur)).state == BlockState::kBad)) {
       l2p_[lpn] = kNoPage;
       ++report.unresolved;
     }
@@ -193,7 +196,9 @@ RecoveryReport Ftl::Recover(SimTime start) {
   next_seq_ = seq;
   uint64_t rebuild_ns = geometry_.TotalBlocks() * kCpuNsPerBlock + uint64_t(logical_pages_) * kCpuNsPerMappingEntry;
   if (have_ckpt) {
-    dirty_map_pages_ = map_pages;
+    checkpoint_pages_written_ = uint32_t(map_pages);
+    std::fill(map_page_dirty_.begin(), map_page_dirty_.end(), 0);
+    dirty_map_pages_ = 0;
     CompleteCheckpoint(now);
     rebuild_ns += CeilDiv(map_pages, units) * (t.command_ns + t.program_ns);
   }
@@ -242,6 +247,9 @@ Status Ftl::CheckInvariants() const {
                               " valid pages but " + std::to_string(valid[b]) + " are mapped there");
     if (info.state == BlockState::kFree && !listed[b])
       return Status::Internal("free block " + std::to_string(b) + " is on no free list");
+    if (info.state == BlockState::kBad && valid[b] > 0)
+      return Status::Internal("retired block " + std::to_string(b) + " still holds " + std::to_string(valid[b]) +
+                              " valid pages");
   }
   return Status::Ok();
 }

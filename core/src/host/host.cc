@@ -97,7 +97,14 @@ void Host::OnFlowIssue(uint32_t flow, SimTime now) {
     while (st.outstanding < cfg.queue_depth && FlowCanIssue(flow, now)) IssueFromFlow(flow, now, now);
     return;
   }
-  // Open loop: one arrival now, the next after an exponential gap.
+  // Open loop: one arrival now, the next after an exponential gap. Arrivals
+  // that queued while the device was busy (or powered off) go first.
+  while (st.outstanding < cfg.queue_depth && fs.backlog_size > 0) {
+    SimTime arrived = fs.backlog[fs.backlog_head];
+    fs.backlog_head = (fs.backlog_head + 1) % fs.backlog.size();
+    --fs.backlog_size;
+    IssueFromFlow(flow, arrived, now);
+  }
   if (st.outstanding < cfg.queue_depth && fs.backlog_size == 0) {
     IssueFromFlow(flow, now, now);
   } else if (fs.backlog_size < fs.backlog.size()) {

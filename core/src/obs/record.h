@@ -14,9 +14,9 @@ enum class RecordKind : uint16_t {
   kRequestSubmit = 0,    // unit=flow, id=request, a=lba_bytes, b=bytes | (is_read << 63)
   kRequestFetched = 1,   // command fetched from the submission queue
   kRequestTranslated = 2,  // FTL translated (sliced into pages, looked up), a=pages
-  kRequestGcWait = 3,    // write slice waited for free space (foreground GC), a=wait_ns
+  kRequestGcWait = 3,    // write waited for a buffer slot (behind other writes or foreground GC), a=wait_ns
   kRequestScheduled = 4, // slice handed to a die, unit=die, a=lpn, b=ppn
-  kRequestDmaDone = 5,   // host DMA of the data finished, a=dma_start_ns
+  kRequestDmaDone = 5,   // host DMA of the data finished, a=time the last slice was ready
   kRequestComplete = 6,  // completion seen by the host, a=latency_ns, b=flags(bit0 read)
   kFlashOpStart = 7,     // unit=die, id=op kind (FlashOpKind), a=ppn, b=purpose
   kFlashOpEnd = 8,       // unit=die, id=op kind, a=ppn, b=purpose | (failed << 8)
@@ -25,12 +25,12 @@ enum class RecordKind : uint16_t {
   kErase = 11,           // unit=plane, id=block, a=erase count after, b=failed
   kBlockRetired = 12,    // unit=plane, id=block, a=reason (1 program, 2 erase, 3 worn out)
   kPerfIndex = 13,       // id=interval index, a=completed requests, b=bytes moved by host
-  kChannelPerf = 14,     // unit=channel, a=busy_ns in the interval, b=bytes transferred
+  kChannelPerf = 14,     // unit=channel, id=interval index, a=busy_ns in the interval, b=bytes transferred
   kPowerFail = 15,       // a=dirty buffer pages, b=pages saved by capacitors
   kRecoveryStep = 16,    // id=RecoveryStep, a=start_ns, b=duration_ns
-  kCheckpoint = 17,      // a=mapping pages written, b=sequence number covered
+  kCheckpoint = 17,      // a=mapping pages written, b=first data version not covered
   kWearLevel = 18,       // unit=plane, id=block migrated, a=erase gap
-  kTrim = 19,            // id=request, a=lpn, b=pages
+  kTrim = 19,            // a=first lpn, b=pages
   kCount
 };
 
@@ -41,7 +41,8 @@ enum class RecoveryStep : uint32_t {
   kLoadCheckpoint = 2,  // read the mapping checkpoint from flash
   kScanOob = 3,         // read the OOB of every page written after the checkpoint
   kReplayTrims = 4,     // apply the persisted trim log
-  kRebuildFreeLists = 5,  // rebuild valid counts, free lists and open blocks
+  kRebuildFreeLists = 5,  // rebuild valid counts and free lists (partly written blocks are
+                          // closed), then write a fresh checkpoint
   kReady = 6,           // device accepts commands again
 };
 

@@ -41,7 +41,11 @@ class RecordRing {
   uint64_t Unread() const;
 
   uint64_t Written() const { return written_; }
-  uint64_t Lost() const { return lost_; }
+  // Records overwritten before anyone read them (also when nobody reads).
+  uint64_t Lost() const {
+    uint64_t oldest = written_ > mask_ + 1 ? written_ - (mask_ + 1) : 0;
+    return lost_ + (read_ < oldest ? oldest - read_ : 0);
+  }
   uint32_t Capacity() const { return mask_ + 1; }
   // Forgets everything (reset of the simulation).
   void Clear() { written_ = read_ = lost_ = 0; }

@@ -27,7 +27,7 @@ struct GeometryConfig {
   uint32_t blocks_per_plane = 64;  // "blocks_per_plane": 8..65536
   uint32_t pages_per_block = 64;   // "pages_per_block": 4..4096
   uint32_t page_bytes = 8192;      // "page_bytes": one of 2048,4096,8192,16384,32768
-  uint32_t oob_bytes = 448;        // "oob_bytes": 16..4096 (informational)
+  uint32_t oob_bytes = 448;        // "oob_bytes": 16..4096 (OOB-only reads in the recovery scan)
 
   uint32_t DiesPerChannel() const { return chips_per_channel * dies_per_chip; }
   uint32_t TotalDies() const { return channels * DiesPerChannel(); }
@@ -54,10 +54,10 @@ struct FlashConfig {
 
 // JSON: device.ftl.buffer
 struct BufferConfig {
-  uint64_t capacity_bytes = 8 << 20;  // "capacity_bytes": 0 (write-through) .. 4 GiB; multiple of page
+  uint64_t capacity_bytes = 8 << 20;  // "capacity_bytes": 1 .. 4 GiB, a multiple of page_bytes
   bool power_loss_protection = true;  // "power_loss_protection": bool
   uint64_t capacitor_budget_ns = 50'000'000;  // "capacitor_budget_ns": 0..10,000,000,000
-  uint64_t access_ns = 200;           // "access_ns": 0..100,000 DRAM copy cost per page
+  uint64_t access_ns = 200;           // "access_ns": 0..100,000 added to reads served from the buffer
 };
 
 // JSON: device.ftl.gc. Watermarks count free blocks per plane.
@@ -107,7 +107,7 @@ struct PcieConfig {
 struct NvmeConfig {
   CompletionMode completion = CompletionMode::kInterrupt;  // "completion": "interrupt"|"polled"
   uint64_t interrupt_ns = 5000;  // "interrupt_ns": 0..1,000,000 (interrupt delivery + handler)
-  uint64_t poll_ns = 500;        // "poll_ns": 0..1,000,000 (mean delay until the poll sees a CQE)
+  uint64_t poll_ns = 500;        // "poll_ns": 0..1,000,000 (fixed delay until the poll sees a CQE)
   uint32_t max_queue_depth = 1024;  // "max_queue_depth": 1..65535, cap for every flow's depth
 };
 
