@@ -170,6 +170,17 @@ class Model {
   std::vector<double> buckets_;
 };
 
+// Validates a scenario without building it (nor touching a loaded model).
+// Returns "" when it would load, else the problems, one per line.
+std::string ValidateScenario(const std::string& scenario_json) {
+  ssdp::Scenario scenario;
+  ssdp::Status s = ssdp::ParseScenarioText(scenario_json, &scenario);
+  if (!s.ok()) return s.message();
+  if (scenario.workload.trace.enabled && scenario.workload.trace.text.empty())
+    return "workload.trace.path: the browser cannot read files; give the trace inline as workload.trace.text";
+  return "";
+}
+
 // Names the UI shows for the enum values it receives as numbers.
 std::string EnumNamesJson() {
   nlohmann::json j;
@@ -211,4 +222,5 @@ EMSCRIPTEN_BINDINGS(ssdp) {
       .function("powerFail", &Model::PowerFail)
       .function("failBlock", &Model::FailBlock);
   emscripten::function("enumNamesJson", &EnumNamesJson);
+  emscripten::function("validateScenario", &ValidateScenario);
 }

@@ -15,6 +15,9 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // React, D3 and the app are one ~170 kB (gzip) chunk; the first load stays
+    // far below the 1.5 MB budget measured by the e2e suite.
+    chunkSizeWarningLimit: 800,
   },
   server: {
     host: '127.0.0.1',

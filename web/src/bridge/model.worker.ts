@@ -31,6 +31,9 @@ const api: ModelApi = {
     session = new ModelSession(module, () => performance.now());
     return session.enumNames();
   },
+  async validate(json) {
+    return need().validate(json);
+  },
   async load(json) {
     return need().load(json);
   },

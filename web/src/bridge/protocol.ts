@@ -177,6 +177,8 @@ export interface LoadResult {
 /** The worker's API (wrapped with Comlink on the UI side). */
 export interface ModelApi {
   init(wasmUrl: string): Promise<EnumNames>;
+  /** Checks a scenario without touching the loaded one: "" or the problems, one per line. */
+  validate(scenarioJson: string): Promise<string>;
   load(scenarioJson: string): Promise<LoadResult>;
   /**
    * Advances the model by up to `simNs` of simulated time, spending at most

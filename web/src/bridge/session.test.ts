@@ -45,6 +45,15 @@ describe('ModelSession over the wasm model', () => {
     expect(result.error).toContain('device.geometry.channels: 0 is out of range; allowed 1..64');
   });
 
+  it('validates without disturbing the loaded model', () => {
+    const session = new ModelSession(module, clock);
+    session.load(scenario('default.json'));
+    const before = session.advance(2e6, 1e9).nowNs;
+    expect(session.validate('{"seed": -1}')).toContain('seed');
+    expect(session.validate(scenario('mixed-flows.json'))).toBe('');
+    expect(session.frame().nowNs).toBe(before);
+  });
+
   it('refuses a trace given as a file path, which a browser cannot read', () => {
     const session = new ModelSession(module, clock);
     const result = session.load('{"workload": {"trace": {"path": "t.trace"}}}');

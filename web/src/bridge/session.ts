@@ -51,6 +51,11 @@ export class ModelSession {
     return JSON.parse(this.module.enumNamesJson()) as EnumNames;
   }
 
+  /** Checks a scenario without replacing the loaded model: "" or the problems. */
+  validate(scenarioJson: string): string {
+    return this.module.validateScenario(scenarioJson);
+  }
+
   load(scenarioJson: string): LoadResult {
     this.model?.delete();
     this.model = new this.module.Model();

@@ -25,6 +25,8 @@ export interface WasmModel {
 export interface SsdpModule {
   Model: new () => WasmModel;
   enumNamesJson(): string;
+  /** "" when the scenario would load, else the problems (one per line, each naming its JSON path). */
+  validateScenario(scenarioJson: string): string;
 }
 
 export type CreateSsdpModule = (options?: { wasmBinary?: ArrayBuffer | Uint8Array; locateFile?: (path: string) => string }) => Promise<SsdpModule>;
