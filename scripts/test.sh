@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # `npm test`: the whole test suite, as CI runs it (.ci/run calls this).
 #
-#   1 dependencies     scripts/ensure-deps.sh --with-browser
+#   1 dependencies     scripts/ensure-deps.sh --with-browser --with-wasm
 #   2 core configure   cmake --preset release            (in core/)
 #   3 core build       cmake --build --preset release    (in core/)
 #   4 core tests       ctest --preset release            (in core/)
-#   5 typecheck        tsc over web/ and e2e/
-#   6 unit tests       vitest run (web/src/**/*.test.ts[x], scenarios/**/*.test.ts)
-#   7 e2e tests        playwright test (builds dist/, serves it, drives system Chromium)
+#   5 core debug       the same suite with ASan/UBSan and the model's debug self-checks
+#   6 wasm build       scripts/build-wasm.sh (the model in WebAssembly, for the app and its tests)
+#   7 typecheck        tsc over web/ and e2e/
+#   8 unit tests       vitest run (web/src/**/*.test.ts[x], scenarios/**/*.test.ts)
+#   9 e2e tests        playwright test (builds dist/, serves it, drives system Chromium)
 #
 # Stops at the first failing stage with its name and exit code. The last line is a
 # summary of the tests counted from each runner's report ("N passed, N failed").
-# `npm test -- --skip-core` skips stages 2-4 (handy for web-only work; CI never skips).
+# `npm test -- --skip-core` skips stages 2-5 (handy for web-only work; CI never skips).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,8 +31,8 @@ REPORTS="$ROOT/build/test-reports"
 rm -rf "$REPORTS" "$ROOT/e2e/artifacts/results.json"
 mkdir -p "$REPORTS"
 
-total=7
-if [ "$skip_core" -eq 1 ]; then total=4; fi
+total=9
+if [ "$skip_core" -eq 1 ]; then total=5; fi
 n=0
 t_start=$SECONDS
 
