@@ -84,6 +84,35 @@ TEST(ClosedFormTest, ReadLatencyAtQueueDepthOneIsTheSumOfItsStages) {
   EXPECT_NEAR(m.read_lat.p99_us * 1000, expected, expected * 0.01) << "QD1 reads on idle dies never queue";
 }
 
+// A QD1 write of one whole page: with an eager flush it completes at buffer
+// speed; on demand, once the buffer is full, it waits for the program of the
+// page it displaces (the Cosmos+ "buffered write"), so the program dominates.
+Metrics QdOneWrites(FlushPolicy policy) {
+  Scenario s = SmallScenario();
+  s.device.geometry.page_bytes = 4096;
+  s.device.ftl.buffer.capacity_bytes = 64 * 4096;
+  s.device.ftl.buffer.flush_policy = policy;
+  s.device.ftl.checkpoint.enabled = false;
+  s.device.ftl.gc.enabled = false;
+  FlowConfig f = testing::RandomFlow(0.0, 4096, 1, 2000);
+  f.pattern = AccessPattern::kSequential;
+  s.workload.flows = {f};
+  return RunToEnd(s);
+}
+
+TEST(ClosedFormTest, OnDemandFlushMakesTheProgramPartOfEveryWrite) {
+  Metrics eager = QdOneWrites(FlushPolicy::kEager);
+  Metrics on_demand = QdOneWrites(FlushPolicy::kOnDemand);
+  Scenario s = SmallScenario();
+  s.device.geometry.page_bytes = 4096;
+  FlashTiming t = FlashTiming::From(s.device.geometry, s.device.flash);
+  const double buffered_us = eager.write_lat.p50_us;
+  const double expected_us = buffered_us + (t.command_ns + t.page_transfer_ns + t.program_ns) / 1000.0;
+  EXPECT_LT(buffered_us, 20.0) << "an eager buffer absorbs QD1 writes";
+  EXPECT_NEAR(on_demand.write_lat.p50_us, expected_us, expected_us * 0.02);
+  EXPECT_EQ(on_demand.flush_programs + 64, on_demand.host_pages_written) << "one flush per displaced page";
+}
+
 TEST(ClosedFormTest, ReadsOfNeverWrittenPagesSkipTheFlash) {
   Scenario s = SmallScenario();
   s.workload.flows = {testing::RandomFlow(1.0, 4096, 4, 500)};

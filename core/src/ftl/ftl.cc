@@ -80,6 +80,7 @@ Ftl::Ftl(const Scenario& scenario, FlashArray* flash, EventQueue* events, Record
     ckpt_programmed_.assign(geometry_.TotalBlocks(), 0);
     ckpt_erase_count_.assign(geometry_.TotalBlocks(), 0);
   }
+  on_demand_ = scenario.device.ftl.buffer.flush_policy == FlushPolicy::kOnDemand;
   waiting_writes_.reserve(256);
   flush_ready_.reserve(256);
 }
@@ -216,6 +217,17 @@ void Ftl::ResumeWaitingWrites(SimTime now) {
   waiting_head_ = 0;
 }
 
+uint32_t Ftl::WaitingSlices() const {
+  // Only as many flushes as the waiting writes can use are worth starting;
+  // the sum stops early because the flusher's own limit is far lower.
+  uint32_t slices = 0;
+  for (size_t i = waiting_head_; i < waiting_writes_.size() && slices < max_flushes_in_flight_; ++i) {
+    const Request& r = (*requests_)[waiting_writes_[i]];
+    slices += r.pages - r.next_slice;
+  }
+  return slices;
+}
+
 bool Ftl::PlaneAcceptsHostWrite(uint32_t plane) const {
   if (blocks_.OpenBlockHasRoom(plane, Stream::kHost)) return true;
   uint32_t reserve = scenario_.device.ftl.gc.enabled ? scenario_.device.ftl.gc.foreground_free_blocks : 0;
@@ -247,6 +259,8 @@ void Ftl::KickFlush(SimTime now) {
       continue;
     }
     if (!buffer_.HasDirty()) return;
+    // On demand, a page is flushed only to make room for a waiting write.
+    if (on_demand_ && flushes_in_flight_ >= WaitingSlices()) return;
     uint32_t s = buffer_.PopDirty();
     BufferSlot& slot = buffer_.Slot(s);
     if (slot.trimmed) {

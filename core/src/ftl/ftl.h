@@ -156,6 +156,8 @@ class Ftl : public FlashListener {
   bool PlaceWriteSlice(uint32_t request_slot, Request& r, SimTime now);
   void ResumeWaitingWrites(SimTime now);
   void KickFlush(SimTime now);
+  // Write slices waiting for a buffer slot (bounded count; used on demand).
+  uint32_t WaitingSlices() const;
   uint32_t PickFlushPlane();
   bool IssueFlushProgram(uint32_t slot, SimTime now);
   void OnFlushDone(FlashOp& op, SimTime now);
@@ -212,6 +214,7 @@ class Ftl : public FlashListener {
   uint32_t max_flushes_in_flight_;
   uint32_t next_seq_ = 1;
   bool powered_ = true;
+  bool on_demand_ = false;  // buffer.flush_policy == on-demand
 
   // Checkpoint state: the persisted mapping is l2p_ at the last checkpoint,
   // represented lazily: entries changed since are saved in ckpt_l2p_ the first

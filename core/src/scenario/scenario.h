@@ -17,6 +17,7 @@ enum class AllocationOrder : uint8_t { kChannelFirst, kWayFirst, kPlaneFirst };
 enum class GcPolicy : uint8_t { kGreedy, kCostBenefit };
 enum class AccessPattern : uint8_t { kSequential, kUniform, kZipf, kHotCold };
 enum class CompletionMode : uint8_t { kInterrupt, kPolled };
+enum class FlushPolicy : uint8_t { kEager, kOnDemand };
 
 // JSON: device.geometry
 struct GeometryConfig {
@@ -55,6 +56,9 @@ struct FlashConfig {
 // JSON: device.ftl.buffer
 struct BufferConfig {
   uint64_t capacity_bytes = 8 << 20;  // "capacity_bytes": 1 .. 4 GiB, a multiple of page_bytes
+  FlushPolicy flush_policy = FlushPolicy::kEager;  // "flush_policy": "eager" (flush dirty pages as soon
+                                    // as the flash can take them) | "on-demand" (flush the oldest dirty
+                                    // page only when a write needs its slot: the write waits for it)
   bool power_loss_protection = true;  // "power_loss_protection": bool
   uint64_t capacitor_budget_ns = 50'000'000;  // "capacitor_budget_ns": 0..10,000,000,000
   uint64_t access_ns = 200;           // "access_ns": 0..100,000 added to reads served from the buffer

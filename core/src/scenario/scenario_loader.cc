@@ -66,6 +66,8 @@ void ParseFlash(JsonObjectReader r, FlashConfig* f) {
 
 void ParseBuffer(JsonObjectReader r, BufferConfig* b) {
   r.Uint("capacity_bytes", &b->capacity_bytes, {.min = 1, .max = 4 * kGiB});
+  r.Enum("flush_policy", &b->flush_policy,
+         {{"eager", FlushPolicy::kEager}, {"on-demand", FlushPolicy::kOnDemand}});
   r.Bool("power_loss_protection", &b->power_loss_protection);
   r.Uint("capacitor_budget_ns", &b->capacitor_budget_ns, {.min = 0, .max = 10'000'000'000});
   r.Uint("access_ns", &b->access_ns, {.min = 0, .max = 100'000});
