@@ -14,6 +14,7 @@ const SCENARIOS = [
   'scenarios/basics/random-read-qd1.json',
   'scenarios/basics/sequential-write.json',
   'scenarios/basics/trace-replay.json',
+  'scenarios/obs/log-1-only.json',
 ];
 
 function native(relPath: string, format: 'json' | 'csv'): string {

@@ -17,6 +17,8 @@ enum EventType : uint32_t {
   kEvRecoveryDone = 7,   // device ready again after reboot
   kEvTraceIssue = 8,     // next trace entry is due
   kEvSliceRetry = 9,     // a write slice waiting for a buffer slot may proceed
+  kEvInstrCommand = 10,  // arg = index in device.instrumentation.commands
+  kEvInstrFreeze = 11,   // a fired trigger's post-trigger window ended
 };
 
 }  // namespace ssdp

@@ -17,7 +17,8 @@ Host::Host(const Scenario& scenario, EventQueue* events, RecordRing* records, Ft
       records_(records),
       ftl_(ftl),
       link_(scenario.device.host_interface.pcie),
-      page_bytes_(scenario.device.geometry.page_bytes) {
+      page_bytes_(scenario.device.geometry.page_bytes),
+      sample_one_in_(scenario.observation.sample_one_in) {
   const NvmeConfig& nvme = scenario.device.host_interface.nvme;
   completion_ns_ = nvme.completion == CompletionMode::kInterrupt ? nvme.interrupt_ns : nvme.poll_ns;
   const uint64_t logical_bytes = uint64_t(ftl->LogicalPages()) * page_bytes_;
@@ -165,7 +166,7 @@ void Host::Submit(uint32_t slot, SimTime now) {
   r.first_lpn = uint32_t(r.offset_bytes / page_bytes_);
   r.pages = uint32_t((r.offset_bytes + r.bytes - 1) / page_bytes_) - r.first_lpn + 1;
   r.pending = r.pages;
-  r.traced = (r.id % scenario_.observation.sample_one_in) == 0;
+  r.traced = (r.id % sample_one_in_) == 0;
   stats_.first_submit = std::min(stats_.first_submit, r.submitted);
   // Doorbell write, then the controller fetches the 64-byte submission entry.
   SimTime doorbell = link_.Transfer(PcieLink::kDownstream, kDoorbellBytes, now);
@@ -206,6 +207,9 @@ void Host::OnSliceReady(uint32_t slot, SimTime now) {
   // the data from host memory into the buffer slot it just got.
   SimTime end = r.is_read ? link_.Transfer(PcieLink::kUpstream, slice_bytes, now)
                           : link_.Transfer(PcieLink::kDownstream, slice_bytes, now);
+  // The slice also crosses the controller's DRAM, which instrumentation
+  // records compete for.
+  if (dram_) end = std::max(end, dram_->Access(slice_bytes, now));
   r.data_done = std::max(r.data_done, end);
   if (--r.pending > 0) return;
   if (r.traced) {
@@ -241,6 +245,24 @@ void Host::OnRequestDone(uint32_t slot, SimTime now) {
   stats_.last_complete = now;
   if (r.traced)
     records_->Emit(now, RecordKind::kRequestComplete, r.source, uint32_t(r.id), latency, r.is_read ? 1 : 0);
+  if (instr_) {
+    uint64_t fetch = r.ready - r.submitted;
+    uint64_t service = r.data_done > r.ready ? r.data_done - r.ready : 0;
+    uint64_t completion = now - std::max(r.data_done, r.ready);
+    if (instr_->Triggers(latency, fetch, service, completion, outstanding_)) {
+      instr_->MarkTriggered();
+      const InstrumentationTrigger& t = scenario_.device.instrumentation.trigger;
+      uint64_t value = t.stage == TriggerStage::kFetch ? fetch
+                       : t.stage == TriggerStage::kService ? service
+                       : t.stage == TriggerStage::kCompletion ? completion : latency;
+      records_->Emit(now, RecordKind::kInstrTrigger, r.source, uint32_t(r.id), value, uint64_t(t.stage));
+      if (t.post_trigger_ns == 0) {
+        instr_->Freeze(now);
+      } else {
+        events_->Push(now + t.post_trigger_ns, kEvInstrFreeze, 0);
+      }
+    }
+  }
   uint16_t source = r.source;
   r.next_free = free_slot_;
   free_slot_ = slot;
@@ -271,6 +293,14 @@ void Host::AfterCompletion(uint16_t source, SimTime now) {
   } else if (!FlowCanIssue(source, now) && st.outstanding == 0) {
     st.ended = true;
   }
+}
+
+SimTime Host::AdminTransfer(uint64_t bytes, SimTime now) {
+  // Doorbell and command fetch, then the data and the completion entry.
+  SimTime doorbell = link_.Transfer(PcieLink::kDownstream, kDoorbellBytes, now);
+  SimTime fetched = link_.Transfer(PcieLink::kDownstream, kSqeBytes, link_.Transfer(PcieLink::kUpstream, 0, doorbell));
+  SimTime data = bytes ? link_.Transfer(PcieLink::kUpstream, bytes, fetched) : fetched;
+  return link_.Transfer(PcieLink::kUpstream, kCqeBytes, data) + completion_ns_;
 }
 
 void Host::PowerFail(SimTime now) {

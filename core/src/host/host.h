@@ -15,6 +15,7 @@
 #include "host/request.h"
 #include "host/request_generator.h"
 #include "host/trace_reader.h"
+#include "obs/instrumentation_cache.h"
 #include "obs/record_ring.h"
 #include "scenario/scenario.h"
 #include "util/latency_histogram.h"
@@ -56,6 +57,17 @@ class Host : public FtlClient {
   void OnCommandReady(uint32_t slot, SimTime now);
   void OnRequestDone(uint32_t slot, SimTime now);
   void OnSliceReady(uint32_t slot, SimTime now) override;
+
+  // The instrumented device: a cache that may freeze on a slow request, and
+  // the DRAM port host data shares with it. Either may be null.
+  void SetInstrumentation(InstrumentationCache* cache, DramPort* dram) {
+    instr_ = cache;
+    dram_ = dram;
+  }
+  // Changes request sampling (1 traced request in `one_in`); a vendor command.
+  void SetSampleOneIn(uint32_t one_in) { sample_one_in_ = one_in ? one_in : 1; }
+  // Moves `bytes` of an admin command's data to the host; returns when done.
+  SimTime AdminTransfer(uint64_t bytes, SimTime now);
 
   // Power loss: requests in flight are never acknowledged.
   void PowerFail(SimTime now);
@@ -110,6 +122,9 @@ class Host : public FtlClient {
   size_t next_trace_ = 0;
   uint32_t trace_outstanding_ = 0;
   bool powered_ = true;
+  uint32_t sample_one_in_;
+  InstrumentationCache* instr_ = nullptr;
+  DramPort* dram_ = nullptr;
   std::vector<uint32_t> acked_seq_;  // only with check_invariants
   std::vector<uint32_t> acked_trim_seq_;
   HostStats stats_;

@@ -8,7 +8,8 @@ constexpr const char* kKindNames[] = {
     "request_submit", "request_fetched", "request_translated", "request_gc_wait",
     "request_scheduled", "request_dma_done", "request_complete", "flash_op_start",
     "flash_op_end", "gc_start", "gc_end", "erase", "block_retired", "perf_index",
-    "channel_perf", "power_fail", "recovery_step", "checkpoint", "wear_level", "trim"};
+    "channel_perf", "power_fail", "recovery_step", "checkpoint", "wear_level", "trim",
+    "instr_trigger", "instr_command"};
 static_assert(sizeof(kKindNames) / sizeof(kKindNames[0]) == size_t(RecordKind::kCount));
 
 constexpr const char* kStepNames[] = {"capacitor_flush", "boot", "load_checkpoint", "scan_oob",

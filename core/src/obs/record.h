@@ -31,6 +31,10 @@ enum class RecordKind : uint16_t {
   kCheckpoint = 17,      // a=mapping pages written, b=first data version not covered
   kWearLevel = 18,       // unit=plane, id=block migrated, a=erase gap
   kTrim = 19,            // a=first lpn, b=pages
+  kInstrTrigger = 20,    // instrumentation freezing trigger fired: id=request, a=stage duration ns,
+                         // b=TriggerStage
+  kInstrCommand = 21,    // instrumentation vendor command done: id=InstrCommandKind, a=bytes moved
+                         // (transfer) or the value set, b=duration ns
   kCount
 };
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "obs/instrumentation_cache.h"
 #include "obs/record.h"
 
 namespace ssdp {
@@ -32,7 +33,11 @@ class RecordRing {
     r.a = a;
     r.b = b;
     ++written_;
+    if (cache_) cache_->Store(r);
   }
+
+  // Every emitted record is also kept by the device's instrumentation cache.
+  void AttachCache(InstrumentationCache* cache) { cache_ = cache; }
 
   // Copies up to max_records unread records, oldest first, into out; returns
   // how many. Records overwritten before they were read add to Lost().
@@ -57,6 +62,7 @@ class RecordRing {
   uint64_t read_ = 0;
   uint64_t lost_ = 0;
   uint64_t enabled_mask_ = ~uint64_t(0);
+  InstrumentationCache* cache_ = nullptr;
 };
 
 }  // namespace ssdp

@@ -121,12 +121,52 @@ struct HostInterfaceConfig {
   NvmeConfig nvme;
 };
 
+// The instrumented SSD ("It Takes Two"): a device-side cache of performance
+// event records in controller DRAM, freezing triggers and vendor commands.
+enum class TriggerKind : uint8_t { kNone, kThreshold, kContextual };
+enum class TriggerStage : uint8_t { kTotal, kFetch, kService, kCompletion };
+enum class InstrCommandKind : uint8_t { kTransfer, kFreeze, kResume, kClear, kSample, kEnablePoint, kDisablePoint };
+
+// JSON: device.instrumentation.trigger
+struct InstrumentationTrigger {
+  TriggerKind kind = TriggerKind::kNone;  // "kind": "none"|"threshold"|"contextual"
+  TriggerStage stage = TriggerStage::kTotal;
+  // "stage": "total" (submission to completion) | "fetch" (to the command being translated) |
+  //          "service" (translated to the last data byte moved: buffer, flash, DMA) | "completion"
+  uint64_t threshold_ns = 5'000'000;  // "threshold_ns": 1..1e12, the stage took longer than this
+  uint32_t min_outstanding = 8;       // "min_outstanding": 0..65535; contextual only: and at least this
+                                      // many commands were in flight in the device
+  uint64_t post_trigger_ns = 0;       // "post_trigger_ns": 0..1e12 keep recording this long, then freeze
+};
+
+// JSON: device.instrumentation.commands[i] (vendor admin commands, issued at a time)
+struct InstrumentationCommand {
+  uint64_t at_ns = 0;                 // "at_ns": 0..1e15, ascending
+  InstrCommandKind kind = InstrCommandKind::kTransfer;
+  // "command": "transfer" (copy the cache to the host over PCIe) | "freeze" | "resume" | "clear" |
+  //            "sample" (trace 1 request in "one_in") | "enable_point" | "disable_point" ("point": a kind)
+  uint32_t one_in = 1;                // "one_in": 1..1,000,000 (sample only)
+  uint32_t point = 0;                 // "point": record kind name (enable_point / disable_point only)
+};
+
+// JSON: device.instrumentation
+struct InstrumentationConfig {
+  bool enabled = false;               // "enabled"
+  uint64_t cache_bytes = 64ull << 20; // "cache_bytes": 64 KiB .. 4 GiB of controller DRAM
+  uint32_t record_bytes = 32;         // "record_bytes": 16..256, one record's size in device DRAM
+  bool dram_contention = false;       // "dram_contention": records and buffer traffic share the DRAM port
+  uint64_t dram_mbps = 3200;          // "dram_mbps": 100..100,000, the DRAM port's bandwidth (MB/s)
+  InstrumentationTrigger trigger;     // "trigger"
+  std::vector<InstrumentationCommand> commands;  // "commands": 0..64 entries
+};
+
 // JSON: device
 struct DeviceConfig {
   GeometryConfig geometry;
   FlashConfig flash;
   FtlConfig ftl;
   HostInterfaceConfig host_interface;
+  InstrumentationConfig instrumentation;  // "instrumentation"
 };
 
 // JSON: precondition. Applied instantly (no simulated time) before the run.

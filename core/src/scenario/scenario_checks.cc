@@ -42,6 +42,10 @@ StateEstimate EstimateState(const Scenario& s) {
   e.block_state = 32 * g.TotalBlocks();
   if (g.page_bytes != 0) e.buffer = s.device.ftl.buffer.capacity_bytes / g.page_bytes * 64;
   e.ring = uint64_t(s.observation.ring_records) * 32;
+  // The instrumentation cache keeps each record as a 32-byte struct however
+  // large a record is in the modeled device's DRAM.
+  const InstrumentationConfig& in = s.device.instrumentation;
+  if (in.enabled) e.ring += in.cache_bytes / in.record_bytes * 32;
   return e;
 }
 

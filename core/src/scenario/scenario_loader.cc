@@ -20,6 +20,7 @@ namespace {
 using nlohmann::json;
 
 constexpr uint64_t kMiB = 1ull << 20;
+constexpr uint64_t kKiB = 1ull << 10;
 constexpr uint64_t kGiB = 1ull << 30;
 // Largest integer a JavaScript number holds exactly: seeds travel through the
 // browser unchanged.
@@ -135,11 +136,70 @@ void ParseHostInterface(JsonObjectReader r, HostInterfaceConfig* h) {
   r.RejectUnknownKeys();
 }
 
+std::vector<std::string> RecordKindNames();
+
+void ParseInstrumentationTrigger(JsonObjectReader r, InstrumentationTrigger* t) {
+  r.Enum("kind", &t->kind,
+         {{"none", TriggerKind::kNone}, {"threshold", TriggerKind::kThreshold}, {"contextual", TriggerKind::kContextual}});
+  r.Enum("stage", &t->stage,
+         {{"total", TriggerStage::kTotal},
+          {"fetch", TriggerStage::kFetch},
+          {"service", TriggerStage::kService},
+          {"completion", TriggerStage::kCompletion}});
+  r.Uint("threshold_ns", &t->threshold_ns, {.min = 1, .max = kMaxCount});
+  r.Uint("min_outstanding", &t->min_outstanding, {.min = 0, .max = 65535});
+  r.Uint("post_trigger_ns", &t->post_trigger_ns, {.min = 0, .max = kMaxCount});
+  r.RejectUnknownKeys();
+}
+
+void ParseInstrumentationCommand(JsonObjectReader r, InstrumentationCommand* c) {
+  r.Uint("at_ns", &c->at_ns, {.min = 0, .max = kMaxTimeNs});
+  r.Enum("command", &c->kind,
+         {{"transfer", InstrCommandKind::kTransfer},
+          {"freeze", InstrCommandKind::kFreeze},
+          {"resume", InstrCommandKind::kResume},
+          {"clear", InstrCommandKind::kClear},
+          {"sample", InstrCommandKind::kSample},
+          {"enable_point", InstrCommandKind::kEnablePoint},
+          {"disable_point", InstrCommandKind::kDisablePoint}});
+  r.Uint("one_in", &c->one_in, {.min = 1, .max = 1'000'000});
+  std::string point;
+  r.String("point", &point, 0, 64);
+  size_t kind;
+  if (r.Has("point") && ReadName(json(point), r.PathOf("point"), RecordKindNames(), r.errors(), &kind))
+    c->point = uint32_t(kind);
+  bool needs_point = c->kind == InstrCommandKind::kEnablePoint || c->kind == InstrCommandKind::kDisablePoint;
+  if (needs_point && !r.Has("point"))
+    r.errors()->Add(r.PathOf("point"), "missing; enable_point and disable_point name a record kind");
+  r.RejectUnknownKeys();
+}
+
+void ParseInstrumentation(JsonObjectReader r, InstrumentationConfig* in) {
+  r.Bool("enabled", &in->enabled);
+  r.Uint("cache_bytes", &in->cache_bytes, {.min = 64 * kKiB, .max = 4 * kGiB});
+  r.Uint("record_bytes", &in->record_bytes, {.min = 16, .max = 256});
+  r.Bool("dram_contention", &in->dram_contention);
+  r.Uint("dram_mbps", &in->dram_mbps, {.min = 100, .max = 100'000});
+  ParseInstrumentationTrigger(r.Object("trigger"), &in->trigger);
+  if (const json* commands = r.Array("commands", 0, 64)) {
+    in->commands.assign(commands->size(), InstrumentationCommand{});
+    for (size_t i = 0; i < commands->size(); ++i) {
+      const std::string path = ElementPath(r.PathOf("commands"), i);
+      ParseInstrumentationCommand(JsonObjectReader::ForValue((*commands)[i], path, r.errors()), &in->commands[i]);
+      if (i > 0 && in->commands[i].at_ns < in->commands[i - 1].at_ns)
+        r.errors()->Add(path + ".at_ns", std::to_string(in->commands[i].at_ns) +
+                                             " is before the previous command's; commands are listed in time order");
+    }
+  }
+  r.RejectUnknownKeys();
+}
+
 void ParseDevice(JsonObjectReader r, DeviceConfig* d) {
   ParseGeometry(r.Object("geometry"), &d->geometry);
   ParseFlash(r.Object("flash"), &d->flash);
   ParseFtl(r.Object("ftl"), &d->ftl);
   ParseHostInterface(r.Object("host_interface"), &d->host_interface);
+  ParseInstrumentation(r.Object("instrumentation"), &d->instrumentation);
   r.RejectUnknownKeys();
 }
 

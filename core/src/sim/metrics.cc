@@ -67,6 +67,20 @@ nlohmann::json MetricsToJson(const Metrics& m) {
                 {"last_recovery_ns", m.last_recovery_ns},
                 {"recovery_pages_scanned", m.recovery_pages_scanned}};
   j["records"] = {{"written", m.records_written}, {"lost", m.records_lost}};
+  if (m.instr_enabled) {
+    j["instrumentation"] = {{"capacity_records", m.instr_capacity_records},
+                            {"held_records", m.instr_held_records},
+                            {"overwritten", m.instr_overwritten},
+                            {"history_ms", m.instr_history_ms},
+                            {"records_per_s", m.instr_records_per_s},
+                            {"capacity_s", m.instr_capacity_s},
+                            {"triggered", m.instr_triggered},
+                            {"frozen", m.instr_frozen},
+                            {"frozen_at_ns", m.instr_frozen_at_ns},
+                            {"transfers", m.instr_transfers},
+                            {"bytes_transferred", m.instr_bytes_transferred},
+                            {"dram_utilization", m.instr_dram_utilization}};
+  }
   return j;
 }
 

@@ -46,6 +46,11 @@ struct Metrics {
   uint64_t last_recovery_ns = 0, recovery_pages_scanned = 0;
   // observation
   uint64_t records_written = 0, records_lost = 0;
+  // instrumented device (device.instrumentation)
+  bool instr_enabled = false, instr_frozen = false, instr_triggered = false;
+  uint64_t instr_capacity_records = 0, instr_held_records = 0, instr_overwritten = 0;
+  uint64_t instr_frozen_at_ns = 0, instr_transfers = 0, instr_bytes_transferred = 0;
+  double instr_history_ms = 0, instr_records_per_s = 0, instr_capacity_s = 0, instr_dram_utilization = 0;
 };
 
 // The JSON object printed by `ssdplay run --format json` (nested by the dotted

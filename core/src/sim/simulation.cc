@@ -28,12 +28,19 @@ Status Simulation::Create(const Scenario& scenario, std::unique_ptr<Simulation>*
   const Scenario& sc = sim->scenario_;
   for (uint32_t k = 0; k < uint32_t(RecordKind::kCount); ++k)
     if (sc.observation.disabled_points & (1u << k)) sim->records_.SetEnabled(RecordKind(k), false);
+  const InstrumentationConfig& instr = sc.device.instrumentation;
+  if (instr.enabled) {
+    if (instr.dram_contention) sim->dram_ = std::make_unique<DramPort>(instr.dram_mbps);
+    sim->instr_ = std::make_unique<InstrumentationCache>(instr, sim->dram_.get());
+    sim->records_.AttachCache(sim->instr_.get());
+  }
   sim->flash_ = std::make_unique<FlashArray>(sc.device.geometry, sc.device.flash, &sim->events_, &sim->records_,
                                              sc.seed);
   sim->ftl_ = std::make_unique<Ftl>(sc, sim->flash_.get(), &sim->events_, &sim->records_);
   sim->flash_->SetListener(sim->ftl_.get());
   sim->host_ = std::make_unique<Host>(sc, &sim->events_, &sim->records_, sim->ftl_.get());
   sim->ftl_->SetClient(sim->host_.get(), sim->host_->requests());
+  sim->host_->SetInstrumentation(sim->instr_.get(), sim->dram_.get());
   Status s = sim->host_->Init();
   if (!s.ok()) return s;
   sim->ftl_->Precondition(sc.precondition, sc.seed);
@@ -42,6 +49,8 @@ Status Simulation::Create(const Scenario& scenario, std::unique_ptr<Simulation>*
   sim->host_->Start(0);
   sim->events_.Push(sc.observation.perf_interval_ns, kEvPerfTick, 0);
   if (!sc.faults.power_fail_at_ns.empty()) sim->events_.Push(sc.faults.power_fail_at_ns[0], kEvPowerFail, 0);
+  if (sim->instr_)
+    for (uint32_t i = 0; i < instr.commands.size(); ++i) sim->events_.Push(instr.commands[i].at_ns, kEvInstrCommand, i);
   sim->UpdateFinished();
   *out = std::move(sim);
   return Status::Ok();
@@ -122,8 +131,43 @@ void Simulation::Dispatch(const Event& e) {
       if (next_fault_ < scenario_.faults.power_fail_at_ns.size())
         events_.Push(std::max(e.time, scenario_.faults.power_fail_at_ns[next_fault_]), kEvPowerFail, 0);
       break;
+    case kEvInstrCommand:
+      RunInstrumentationCommand(scenario_.device.instrumentation.commands[e.arg]);
+      break;
+    case kEvInstrFreeze:
+      if (instr_) instr_->Freeze(e.time);
+      break;
     default: break;
   }
+}
+
+void Simulation::RunInstrumentationCommand(const InstrumentationCommand& command) {
+  if (!instr_ || recovering_) return;
+  uint64_t value = 0;
+  SimTime done = now_;
+  switch (command.kind) {
+    case InstrCommandKind::kTransfer: {
+      instr_->Snapshot(&transferred_);
+      value = instr_->BytesHeld();
+      done = host_->AdminTransfer(value, now_);
+      ++instr_transfers_;
+      instr_bytes_transferred_ += value;
+      break;
+    }
+    case InstrCommandKind::kFreeze: instr_->Freeze(now_); break;
+    case InstrCommandKind::kResume: instr_->Resume(); break;
+    case InstrCommandKind::kClear: instr_->Clear(); break;
+    case InstrCommandKind::kSample:
+      host_->SetSampleOneIn(command.one_in);
+      value = command.one_in;
+      break;
+    case InstrCommandKind::kEnablePoint:
+    case InstrCommandKind::kDisablePoint:
+      records_.SetEnabled(RecordKind(command.point), command.kind == InstrCommandKind::kEnablePoint);
+      value = command.point;
+      break;
+  }
+  records_.Emit(now_, RecordKind::kInstrCommand, 0, uint32_t(command.kind), value, done - now_);
 }
 
 void Simulation::InjectPowerFail() {
@@ -140,6 +184,8 @@ void Simulation::HandlePowerFail() {
   // Everything scheduled belongs to the powered device; it is all gone.
   events_.Clear();
   host_->PowerFail(now_);
+  if (instr_) instr_->Clear();  // the cache is in DRAM: gone with the power
+  if (dram_) dram_->Reset();
   last_power_fail_ = ftl_->PowerFail(now_);
   ++power_failures_;
   lost_pages_ += last_power_fail_.lost_pages;
@@ -268,6 +314,21 @@ Metrics Simulation::GetMetrics() const {
   for (uint64_t ns : last_recovery_.step_ns) rec += ns;
   m.last_recovery_ns = rec;
   m.recovery_pages_scanned = last_recovery_.pages_scanned;
+  if (instr_) {
+    m.instr_enabled = true;
+    m.instr_capacity_records = instr_->CapacityRecords();
+    m.instr_held_records = instr_->Held();
+    m.instr_overwritten = instr_->Overwritten();
+    m.instr_history_ms = double(instr_->HistorySpanNs()) / 1e6;
+    m.instr_records_per_s = instr_->RecordsPerSecond();
+    m.instr_capacity_s = instr_->CapacitySeconds();
+    m.instr_frozen = instr_->frozen();
+    m.instr_frozen_at_ns = instr_->frozen_at();
+    m.instr_triggered = instr_->Triggered();
+    m.instr_transfers = instr_transfers_;
+    m.instr_bytes_transferred = instr_bytes_transferred_;
+    if (dram_ && now_ > 0) m.instr_dram_utilization = double(dram_->BusyNs()) / double(now_);
+  }
   m.records_written = const_cast<RecordRing&>(records_).Written();
   m.records_lost = const_cast<RecordRing&>(records_).Lost();
   return m;

@@ -41,6 +41,12 @@ class Simulation {
   bool InjectBlockFailure(uint32_t block);
 
   Metrics GetMetrics() const;
+  // The instrumented device's cache (null unless device.instrumentation.enabled).
+  const InstrumentationCache* instrumentation() const { return instr_.get(); }
+  // What the last "transfer" vendor command delivered to the host.
+  const std::vector<Record>& transferred_records() const { return transferred_; }
+  // Runs an instrumentation vendor command now (the UI's buttons).
+  void RunInstrumentationCommand(const InstrumentationCommand& command);
   RecordRing& records() { return records_; }
   const Ftl& ftl() const { return *ftl_; }
   const FlashArray& flash() const { return *flash_; }
@@ -66,6 +72,10 @@ class Simulation {
   std::unique_ptr<FlashArray> flash_;
   std::unique_ptr<Ftl> ftl_;
   std::unique_ptr<Host> host_;
+  std::unique_ptr<DramPort> dram_;
+  std::unique_ptr<InstrumentationCache> instr_;
+  std::vector<Record> transferred_;
+  uint64_t instr_transfers_ = 0, instr_bytes_transferred_ = 0;
   SimTime now_ = 0;
   uint64_t events_processed_ = 0;
   bool finished_ = false;

@@ -86,6 +86,21 @@ export interface Metrics {
     recovery_pages_scanned: number;
   };
   records: { written: number; lost: number };
+  /** Present when device.instrumentation.enabled (the instrumented SSD). */
+  instrumentation?: {
+    capacity_records: number;
+    held_records: number;
+    overwritten: number;
+    history_ms: number;
+    records_per_s: number;
+    capacity_s: number;
+    triggered: boolean;
+    frozen: boolean;
+    frozen_at_ns: number;
+    transfers: number;
+    bytes_transferred: number;
+    dram_utilization: number;
+  };
 }
 
 /** Names for the enum values records and snapshots carry as numbers. */

@@ -24,6 +24,8 @@ export const RecordKind = {
   Checkpoint: 17,
   WearLevel: 18,
   Trim: 19,
+  InstrTrigger: 20,
+  InstrCommand: 21,
 } as const;
 
 export interface DecodedRecord {
