@@ -3,8 +3,10 @@
 //
 //   ssdplay run scenarios/basics/default.json --format json --set seed=7
 //   ssdplay validate my-scenario.json
+//   ssdplay analyze scenarios/basics/default.json --top 5
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "obs/analysis.h"
 #include "obs/record.h"
 #include "scenario/scenario_loader.h"
 #include "sim/simulation.h"
@@ -123,6 +126,120 @@ int Run(const RunOptions& opt) {
   return 0;
 }
 
+struct AnalyzeOptions {
+  std::string scenario_path;
+  std::string records_path;  // analyze this binary records file instead of running
+  std::vector<std::string> overrides;
+  std::string format = "text";
+  long long seed = -1;
+  size_t top = 10;
+  bool progress = true;
+};
+
+// Record kinds the analysis reads; `analyze` turns them on whatever the
+// scenario disabled, since a stage with no records cannot be explained.
+uint32_t AnalysisKindsMask() {
+  using ssdp::RecordKind;
+  uint32_t mask = 0;
+  for (RecordKind k : {RecordKind::kRequestSubmit, RecordKind::kRequestFetched, RecordKind::kRequestTranslated,
+                       RecordKind::kRequestGcWait, RecordKind::kRequestScheduled, RecordKind::kRequestDmaDone,
+                       RecordKind::kRequestComplete, RecordKind::kFlashOpStart, RecordKind::kFlashOpEnd,
+                       RecordKind::kGcStart, RecordKind::kGcEnd, RecordKind::kErase, RecordKind::kPowerFail})
+    mask |= 1u << uint32_t(k);
+  return mask;
+}
+
+// Feeds a binary records file (32-byte records back to back) to the analysis.
+bool AnalyzeRecordsFile(const std::string& path, ssdp::RecordAnalysis* analysis) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "ssdplay: cannot read records from " << path << "\n";
+    return false;
+  }
+  std::vector<ssdp::Record> buf(1 << 16);
+  while (in) {
+    in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(buf.size() * sizeof(ssdp::Record)));
+    std::streamsize got = in.gcount();
+    if (got % std::streamsize(sizeof(ssdp::Record)) != 0) {
+      std::cerr << "ssdplay: " << path << " is not a binary records file (its size is not a multiple of "
+                << sizeof(ssdp::Record) << " bytes; write it with --records-format binary)\n";
+      return false;
+    }
+    analysis->Add(buf.data(), size_t(got) / sizeof(ssdp::Record));
+  }
+  return true;
+}
+
+int Analyze(const AnalyzeOptions& opt) {
+  std::vector<std::string> overrides = opt.overrides;
+  if (opt.seed >= 0) overrides.push_back("seed=" + std::to_string(opt.seed));
+  ssdp::Scenario scenario;
+  ssdp::Status s = ssdp::LoadScenarioFile(opt.scenario_path, overrides, &scenario);
+  if (!s.ok()) {
+    std::cerr << "ssdplay: invalid scenario " << opt.scenario_path << ":\n" << s.message() << "\n";
+    return kExitInvalidScenario;
+  }
+  ssdp::RecordAnalysis analysis(ssdp::AnalysisParams::FromScenario(scenario));
+  if (!opt.records_path.empty()) {
+    if (!AnalyzeRecordsFile(opt.records_path, &analysis)) return 1;
+  } else {
+    scenario.observation.disabled_points &= ~AnalysisKindsMask();
+    std::unique_ptr<ssdp::Simulation> sim;
+    s = ssdp::Simulation::Create(scenario, &sim);
+    if (!s.ok()) {
+      std::cerr << "ssdplay: " << s.message() << "\n";
+      return kExitInvalidScenario;
+    }
+    // The ring cannot grow mid-run, so it is drained often enough that it
+    // rarely fills: a few records per event, a sixteenth of the ring per
+    // step, and shorter steps once a burst has overrun it.
+    ssdp::RecordRing& ring = sim->records();
+    uint64_t step = std::max<uint64_t>(16, ring.Capacity() / 16);
+    std::vector<ssdp::Record> buf(4096);
+    uint64_t lost_seen = 0;
+    auto drain = [&] {
+      if (ring.Lost() > lost_seen) {
+        analysis.NoteGap(ring.Lost() - lost_seen);
+        lost_seen = ring.Lost();
+        step = std::max<uint64_t>(1, step / 4);
+      }
+      for (size_t n; (n = ring.Drain(buf.data(), buf.size())) > 0;) analysis.Add(buf.data(), n);
+    };
+    analysis.TrackLosses();
+    const bool show_progress = opt.progress && isatty(STDERR_FILENO);
+    const uint64_t limit = scenario.run.max_time_ns;
+    auto last_report = std::chrono::steady_clock::now();
+    while (sim->RunEvents(step)) {
+      drain();
+      if (!show_progress) continue;
+      auto now = std::chrono::steady_clock::now();
+      if (now - last_report < std::chrono::milliseconds(250)) continue;
+      last_report = now;
+      std::fprintf(stderr, "\r  simulated %.3f ms (%.1f%% of the time limit), %llu events, %llu requests   ",
+                   sim->Now() / 1e6, 100.0 * double(sim->Now()) / double(limit),
+                   (unsigned long long)sim->Events(), (unsigned long long)sim->host().stats().completed);
+    }
+    drain();
+    if (show_progress) std::fprintf(stderr, "\r%100s\r", "");
+    if (lost_seen > 0)
+      std::cerr << "ssdplay: note: " << lost_seen
+                << " records were overwritten before they could be read; requests across the gaps are skipped "
+                   "(raise observation.ring_records)\n";
+  }
+  analysis.Finish();
+  ssdp::Summary summary = ssdp::Summarize(analysis, opt.top);
+  if (opt.format == "json") {
+    std::cout << ssdp::SummaryToJson(summary).dump(2) << "\n";
+  } else {
+    if (!scenario.title.empty()) std::cout << scenario.title << "\n";
+    std::cout << ssdp::SummaryToText(summary);
+  }
+  if (scenario.observation.sample_one_in > 1)
+    std::cerr << "ssdplay: note: observation.sample_one_in = " << scenario.observation.sample_one_in
+              << ": only one request in " << scenario.observation.sample_one_in << " is traced\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,9 +268,42 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("scenario", validate_path, "Scenario JSON file")->required()->check(CLI::ExistingFile);
   validate_cmd->add_option("--set", validate_overrides, "Override a field: json.path=value (repeatable)");
 
+  AnalyzeOptions analyze;
+  CLI::App* analyze_cmd = app.add_subcommand(
+      "analyze", "Run a scenario (or read a binary records file) and explain where each request's time went");
+  auto* analyze_pos = analyze_cmd->add_option("scenario", analyze.scenario_path, "Scenario JSON file")
+                          ->check(CLI::ExistingFile);
+  auto* analyze_scn = analyze_cmd->add_option("--scenario", analyze.scenario_path,
+                                              "Scenario JSON file (timings and geometry for --records)")
+                          ->check(CLI::ExistingFile)
+                          ->excludes(analyze_pos);
+  analyze_cmd->add_option("--records", analyze.records_path,
+                          "Analyze this file (written by run --records-format binary) instead of running")
+      ->check(CLI::ExistingFile);
+  analyze_cmd->add_option("--seed", analyze.seed, "Override the scenario's seed")
+      ->check(CLI::Range(0LL, (1LL << 53)));
+  analyze_cmd->add_option("--set", analyze.overrides, "Override a field: json.path=value (repeatable)")
+      ->take_all()
+      ->allow_extra_args(false);
+  analyze_cmd->add_option("--top", analyze.top, "Explain the N slowest requests")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  analyze_cmd->add_option("--format", analyze.format, "Output format")
+      ->check(CLI::IsMember({"json", "text"}))
+      ->capture_default_str();
+  analyze_cmd->add_flag("!--no-progress", analyze.progress, "Do not show progress on a terminal");
+  (void)analyze_scn;
+
   CLI11_PARSE(app, argc, argv);
 
   if (*run_cmd) return Run(run);
+  if (*analyze_cmd) {
+    if (analyze.scenario_path.empty()) {
+      std::cerr << "ssdplay analyze: a scenario is required (positional, or --scenario with --records)\n";
+      return 106;  // CLI11's RequiredError code, like every other usage error
+    }
+    return Analyze(analyze);
+  }
   if (*validate_cmd) {
     ssdp::Scenario scenario;
     ssdp::Status s = ssdp::LoadScenarioFile(validate_path, validate_overrides, &scenario);

@@ -57,4 +57,36 @@ grep -q 'device.flash.cell_type' "$tmp/err2.txt" || fail "bad --set message: $(c
 head -1 "$tmp/rec.csv" | grep -q '^time_ns,kind,unit,id,a,b$' || fail "records header"
 grep -q ',request_complete,' "$tmp/rec.csv" || fail "no request_complete records"
 
+# 7. analyze: a live run and the binary records file of the same run give the same summary.
+"$ssdplay" run "$scenarios/basics/default.json" --format json --records "$tmp/rec.bin" --records-format binary > /dev/null
+"$ssdplay" analyze "$scenarios/basics/default.json" --format json --top 5 > "$tmp/live.json"
+"$ssdplay" analyze --records "$tmp/rec.bin" --scenario "$scenarios/basics/default.json" --format json --top 5 \
+    > "$tmp/file.json"
+node -e '
+  const fs = require("fs");
+  const live = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  const file = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+  if (live.records.lost !== 0) { console.error("live run lost records: " + live.records.lost); process.exit(1); }
+  if (file.records.lost !== null) { console.error("a file cannot know its losses"); process.exit(1); }
+  delete live.records.lost; delete file.records.lost;
+  if (JSON.stringify(live) !== JSON.stringify(file)) { console.error("live and file summaries differ"); process.exit(1); }
+  if (!(live.requests.complete > 0) || live.requests.skipped !== 0) { console.error("requests: " + JSON.stringify(live.requests)); process.exit(1); }
+  if (live.slowest.length !== 5 || !live.slowest.every(r => r.explanation.length > 0)) { console.error("slowest"); process.exit(1); }
+  const all = live.groups[0];
+  const share = Object.values(all.stages).reduce((s, x) => s + x.share, 0);
+  if (Math.abs(share - 1) > 1e-9) { console.error("stage shares sum to " + share); process.exit(1); }
+' "$tmp/live.json" "$tmp/file.json" || fail "analyze: live vs records file"
+"$ssdplay" analyze "$scenarios/basics/default.json" --top 3 > "$tmp/an.txt"
+grep -q '^where the time went' "$tmp/an.txt" || fail "analyze text: no stage table"
+grep -q 'step to blame' "$tmp/an.txt" || fail "analyze text: no explanation"
+
+# 8. analyze refuses a file that is not made of 32-byte records.
+head -c 100 "$tmp/rec.bin" > "$tmp/short.bin"
+set +e
+"$ssdplay" analyze --records "$tmp/short.bin" --scenario "$scenarios/basics/default.json" > /dev/null 2> "$tmp/err3.txt"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "truncated records file exit code $rc"
+grep -q 'not a binary records file' "$tmp/err3.txt" || fail "truncated records message: $(cat "$tmp/err3.txt")"
+
 echo "ssdplay CLI checks passed"
