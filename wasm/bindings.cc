@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "obs/analysis.h"
 #include "obs/record.h"
 #include "scenario/scenario_loader.h"
 #include "sim/simulation.h"
@@ -152,6 +153,102 @@ class Model {
     return val(emscripten::typed_memory_view(buckets_.size(), buckets_.data()));
   }
 
+  // Analysis of a record stream (the worker passes the records it kept):
+  // the `ssdplay analyze --format json` summary with the `top_n` slowest
+  // requests explained.
+  std::string AnalyzeRecords(const val& bytes, uint32_t top_n) {
+    if (!sim_) return "{}";
+    ssdp::RecordAnalysis analysis = Analyze(bytes);
+    return ssdp::SummaryToJson(ssdp::Summarize(analysis, top_n)).dump();
+  }
+
+  // One request explained: its stages against their baselines, the step to
+  // blame and what caused it. {"found": false} when the records lack it.
+  std::string ExplainRequest(const val& bytes, uint32_t id) {
+    if (!sim_) return "{\"found\":false}";
+    ssdp::RecordAnalysis analysis = Analyze(bytes);
+    const ssdp::RequestTimeline* r = analysis.Find(id);
+    if (!r) return "{\"found\":false}";
+    ssdp::Explanation e = analysis.Explain(*r);
+    nlohmann::json stages = nlohmann::json::object(), baselines = nlohmann::json::object();
+    for (size_t s = 0; s < ssdp::kStageCount; ++s) {
+      stages[ssdp::StageName(ssdp::Stage(s))] = e.stage_ns[s];
+      baselines[ssdp::StageName(ssdp::Stage(s))] = e.baseline_ns[s];
+    }
+    nlohmann::json ops = nlohmann::json::array();
+    for (const ssdp::OpCount& op : e.die_ops)
+      ops.push_back({{"kind", ssdp::FlashOpKindName(ssdp::FlashOpKind(op.kind))},
+                     {"purpose", ssdp::OpPurposeName(ssdp::OpPurpose(op.purpose))},
+                     {"count", op.count},
+                     {"busy_ns", op.busy_ns}});
+    nlohmann::json j = {{"found", true},
+                        {"id", r->id},
+                        {"flow", r->flow},
+                        {"is_read", r->is_read},
+                        {"is_trim", r->is_trim},
+                        {"offset_bytes", r->offset_bytes},
+                        {"bytes", r->bytes},
+                        {"submit_ns", r->submit_ns},
+                        {"latency_ns", r->latency_ns},
+                        {"stages_ns", stages},
+                        {"baselines_ns", baselines},
+                        {"blamed", e.blamed == ssdp::Stage::kCount ? "" : ssdp::StageName(e.blamed)},
+                        {"excess_ns", e.excess_ns},
+                        {"has_flash", e.has_flash},
+                        {"die", e.die},
+                        {"die_wait_ns", e.die_wait_ns},
+                        {"op_ns", e.op_ns},
+                        {"die_ops", ops},
+                        {"buffer_wait_ns", e.buffer_wait_ns},
+                        {"gc_planes_active", e.gc_planes_active},
+                        {"flushes_during_wait", e.flushes_during_wait},
+                        {"sentence", e.sentence}};
+    if (r->flash_slices > 0)
+      j["critical_slice"] = {{"die", r->critical.die}, {"scheduled_ns", r->critical.scheduled_ns},
+                             {"start_ns", r->critical.start_ns}, {"end_ns", r->critical.end_ns}};
+    return j.dump();
+  }
+
+  // Every complete request of a record stream as a Float64Array of rows:
+  // [id, flow, is_read, offset_bytes, bytes, submit_ns, latency_ns, blamed
+  // stage (-1 none), then the six stage durations].
+  val RequestRows(const val& bytes) {
+    rows_.clear();
+    if (!sim_) return val(emscripten::typed_memory_view(0, rows_.data()));
+    ssdp::RecordAnalysis analysis = Analyze(bytes);
+    for (const ssdp::RequestTimeline& r : analysis.requests()) {
+      ssdp::Stage blamed = analysis.Blame(r);
+      rows_.insert(rows_.end(), {double(r.id), double(r.flow), r.is_read ? 1.0 : 0.0, double(r.offset_bytes),
+                                 double(r.bytes), double(r.submit_ns), double(r.latency_ns),
+                                 blamed == ssdp::Stage::kCount ? -1.0 : double(blamed)});
+      for (size_t s = 0; s < ssdp::kStageCount; ++s) rows_.push_back(double(r.stage_ns[s]));
+    }
+    return val(emscripten::typed_memory_view(rows_.size(), rows_.data()));
+  }
+
+  // Runs an instrumentation vendor command now: kind is the command's index in
+  // transfer, freeze, resume, clear, sample, enable_point, disable_point;
+  // value is one_in (sample) or the record kind (points). Returns "" or why not.
+  std::string InstrumentationCommand(uint32_t kind, uint32_t value) {
+    if (!sim_) return "no scenario loaded";
+    if (!sim_->instrumentation()) return "the device has no instrumentation cache (device.instrumentation.enabled)";
+    if (kind > uint32_t(ssdp::InstrCommandKind::kDisablePoint)) return "unknown command";
+    ssdp::InstrumentationCommand c;
+    c.kind = ssdp::InstrCommandKind(kind);
+    c.one_in = value ? value : 1;
+    c.point = value < uint32_t(ssdp::RecordKind::kCount) ? value : 0;
+    sim_->RunInstrumentationCommand(c);
+    return "";
+  }
+
+  // The records the last "transfer" command delivered (32 bytes each); valid
+  // until the next call.
+  val TransferredRecords() {
+    if (!sim_) return val(emscripten::typed_memory_view(0, reinterpret_cast<const uint8_t*>(rows_.data())));
+    const std::vector<ssdp::Record>& r = sim_->transferred_records();
+    return val(emscripten::typed_memory_view(r.size() * sizeof(ssdp::Record), reinterpret_cast<const uint8_t*>(r.data())));
+  }
+
   // Faults.
   void PowerFail() {
     if (sim_) sim_->InjectPowerFail();
@@ -168,6 +265,21 @@ class Model {
   std::vector<uint32_t> live_;
   std::vector<uint32_t> blocks_;
   std::vector<double> buckets_;
+  std::vector<double> rows_;
+
+  ssdp::RecordAnalysis Analyze(const val& bytes) {
+    const size_t n = bytes["length"].as<size_t>() / sizeof(ssdp::Record);
+    std::vector<ssdp::Record> records(n);
+    if (n > 0) {
+      // One bulk copy from the JS array into wasm memory.
+      val view(emscripten::typed_memory_view(n * sizeof(ssdp::Record), reinterpret_cast<uint8_t*>(records.data())));
+      view.call<void>("set", bytes.call<val>("subarray", 0, n * sizeof(ssdp::Record)));
+    }
+    ssdp::RecordAnalysis analysis(ssdp::AnalysisParams::FromScenario(sim_->scenario()));
+    analysis.Add(records.data(), records.size());
+    analysis.Finish();
+    return analysis;
+  }
 };
 
 // Validates a scenario without building it (nor touching a loaded model).
@@ -219,6 +331,11 @@ EMSCRIPTEN_BINDINGS(ssdp) {
       .function("deviceState", &Model::DeviceState)
       .function("blockState", &Model::BlockState)
       .function("latencyBuckets", &Model::LatencyBuckets)
+      .function("analyzeRecords", &Model::AnalyzeRecords)
+      .function("explainRequest", &Model::ExplainRequest)
+      .function("requestRows", &Model::RequestRows)
+      .function("instrumentationCommand", &Model::InstrumentationCommand)
+      .function("transferredRecords", &Model::TransferredRecords)
       .function("powerFail", &Model::PowerFail)
       .function("failBlock", &Model::FailBlock);
   emscripten::function("enumNamesJson", &EnumNamesJson);

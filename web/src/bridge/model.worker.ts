@@ -63,6 +63,30 @@ const api: ModelApi = {
   async failBlock(block) {
     return need().failBlock(block);
   },
+  async analyze(topN) {
+    return need().analyze(topN);
+  },
+  async explain(id) {
+    return need().explain(id);
+  },
+  async requestRows() {
+    const rows = need().requestRows();
+    return Comlink.transfer(rows, [rows.rows.buffer]);
+  },
+  async instrumentationCommand(command, value) {
+    const result = need().instrumentationCommand(command, value);
+    return result.frame ? Comlink.transfer(result, [
+      result.frame.dieState.buffer,
+      result.frame.dieQueue.buffer,
+      result.frame.dieOps.buffer,
+      result.frame.channelBusy.buffer,
+      result.frame.flowOutstanding.buffer,
+    ]) : result;
+  },
+  async transferredRecords() {
+    const buffer = need().transferredRecords();
+    return Comlink.transfer(buffer, [buffer]);
+  },
   async exportRecords() {
     const buffer = need().exportRecords();
     return Comlink.transfer(buffer, [buffer]);

@@ -189,6 +189,59 @@ export interface LoadResult {
   device: DeviceInfo | null;
 }
 
+/** Instrumentation vendor commands, in the model's order (InstrCommandKind). */
+export const INSTR_COMMANDS = ['transfer', 'freeze', 'resume', 'clear', 'sample', 'enable_point', 'disable_point'] as const;
+export type InstrCommand = (typeof INSTR_COMMANDS)[number];
+
+/** Stages of a request, in the analysis's order (core/src/obs/analysis.h). */
+export const REQUEST_STAGES = ['fetch', 'translate', 'buffer_wait', 'flash', 'transfer', 'completion'] as const;
+/** Columns of RequestRows.rows; one row per complete request. */
+export const REQUEST_ROW = {
+  id: 0,
+  flow: 1,
+  isRead: 2,
+  offsetBytes: 3,
+  bytes: 4,
+  submitNs: 5,
+  latencyNs: 6,
+  /** Index into REQUEST_STAGES of the stage to blame, or -1. */
+  blamed: 7,
+  /** First of the six stage durations (ns), in REQUEST_STAGES order. */
+  stages: 8,
+  width: 14,
+} as const;
+
+export interface RequestRows {
+  rows: Float64Array;
+}
+
+/** One request explained from the records (the analysis's Explanation). */
+export interface RequestExplanation {
+  found: boolean;
+  id?: number;
+  flow?: number;
+  is_read?: boolean;
+  is_trim?: boolean;
+  offset_bytes?: number;
+  bytes?: number;
+  submit_ns?: number;
+  latency_ns?: number;
+  stages_ns?: Record<string, number>;
+  baselines_ns?: Record<string, number>;
+  blamed?: string;
+  excess_ns?: number;
+  has_flash?: boolean;
+  die?: number;
+  die_wait_ns?: number;
+  op_ns?: number;
+  die_ops?: { kind: string; purpose: string; count: number; busy_ns: number }[];
+  buffer_wait_ns?: number;
+  gc_planes_active?: number;
+  flushes_during_wait?: number;
+  sentence?: string;
+  critical_slice?: { die: number; scheduled_ns: number; start_ns: number; end_ns: number };
+}
+
 /** The worker's API (wrapped with Comlink on the UI side). */
 export interface ModelApi {
   init(wasmUrl: string): Promise<EnumNames>;
@@ -211,4 +264,14 @@ export interface ModelApi {
   failBlock(block: number): Promise<string>;
   /** The records seen so far (up to the export cap) as raw 32-byte records. */
   exportRecords(): Promise<ArrayBuffer>;
+  /** `ssdplay analyze --format json` over the records seen so far (slowest `topN` explained). */
+  analyze(topN: number): Promise<unknown>;
+  /** One request explained from the records seen so far. */
+  explain(id: number): Promise<RequestExplanation>;
+  /** Every complete request of the records seen so far (REQUEST_ROW layout). */
+  requestRows(): Promise<RequestRows>;
+  /** Runs an instrumentation vendor command now; "" or why not. Returns the new frame too. */
+  instrumentationCommand(command: InstrCommand, value: number): Promise<{ error: string; frame: Frame | null }>;
+  /** Records delivered by the last "transfer" vendor command (32 bytes each). */
+  transferredRecords(): Promise<ArrayBuffer>;
 }

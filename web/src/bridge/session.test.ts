@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CreateSsdpModule, SsdpModule } from './ssdp-module';
 import type { Metrics } from './protocol';
+import { REQUEST_ROW, REQUEST_STAGES } from './protocol';
 import { ModelSession } from './session';
 import { RECORD_BYTES, RecordKind, decodeRecords } from './records';
 
@@ -117,6 +118,44 @@ describe('ModelSession over the wasm model', () => {
     const total = (b: Float64Array) => b.reduce((s, v, i) => (i % 2 ? s + v : s), 0);
     expect(total(read)).toBe(metrics.host.reads);
     expect(total(write)).toBe(metrics.host.writes);
+  });
+});
+
+describe('record analysis and the instrumented device through the bridge', () => {
+  it('explains requests and lists every complete one', () => {
+    const { session, metrics } = runAll(scenario('default.json'));
+    const { rows } = session.requestRows();
+    expect(rows.length % REQUEST_ROW.width).toBe(0);
+    expect(rows.length / REQUEST_ROW.width).toBe(metrics.host.requests);
+    // Stages add up to each request's latency.
+    for (let i = 0; i < rows.length; i += REQUEST_ROW.width) {
+      let sum = 0;
+      for (let s = 0; s < REQUEST_STAGES.length; s++) sum += rows[i + REQUEST_ROW.stages + s]!;
+      expect(sum).toBe(rows[i + REQUEST_ROW.latencyNs]);
+    }
+    const slowest = rows.reduce((best, _, i) =>
+      i % REQUEST_ROW.width === 0 && rows[i + REQUEST_ROW.latencyNs]! > rows[best + REQUEST_ROW.latencyNs]! ? i : best, 0);
+    const why = session.explain(rows[slowest + REQUEST_ROW.id]!);
+    expect(why.found).toBe(true);
+    expect(why.sentence).toContain('step to blame');
+    expect(session.explain(99_999_999).found).toBe(false);
+  });
+
+  it('runs instrumentation vendor commands', () => {
+    const session = new ModelSession(module, clock);
+    session.load(readFileSync(join(repo, 'scenarios/obs/log-1-ckpt-1.json'), 'utf8'));
+    session.advance(20e6, 1e9);
+    const transfer = session.instrumentationCommand('transfer', 0);
+    expect(transfer.error).toBe('');
+    expect(transfer.frame!.metrics.instrumentation!.transfers).toBe(1);
+    // The transfer carries what the cache held when it ran: everything but
+    // the command's own record.
+    const held = transfer.frame!.metrics.instrumentation!.held_records;
+    expect(new Uint8Array(session.transferredRecords()).length).toBe((held - 1) * RECORD_BYTES);
+    expect(session.instrumentationCommand('freeze', 0).frame!.metrics.instrumentation!.frozen).toBe(true);
+    const plain = new ModelSession(module, clock);
+    plain.load(scenario('default.json'));
+    expect(plain.instrumentationCommand('transfer', 0).error).toContain('instrumentation');
   });
 });
 

@@ -12,9 +12,13 @@ import type {
   LatencyBuckets,
   LoadResult,
   Metrics,
+  RequestExplanation,
+  RequestRows,
   SeriesPoint,
   TimelineEvent,
+  InstrCommand,
 } from './protocol';
+import { INSTR_COMMANDS } from './protocol';
 import { RECORD_BYTES, RecordKind, decodeRecords, type DecodedRecord } from './records';
 
 /** Records kept for export; older ones are dropped beyond this. */
@@ -169,6 +173,34 @@ export class ModelSession {
   latency(): LatencyBuckets {
     const m = this.requireModel();
     return { read: m.latencyBuckets(true).slice(), write: m.latencyBuckets(false).slice() };
+  }
+
+  analyze(topN: number): unknown {
+    return JSON.parse(this.requireModel().analyzeRecords(this.recordBytes(), topN)) as unknown;
+  }
+
+  explain(id: number): RequestExplanation {
+    return JSON.parse(this.requireModel().explainRequest(this.recordBytes(), id)) as RequestExplanation;
+  }
+
+  requestRows(): RequestRows {
+    return { rows: this.requireModel().requestRows(this.recordBytes()).slice() };
+  }
+
+  instrumentationCommand(command: InstrCommand, value: number): { error: string; frame: Frame | null } {
+    const kind = INSTR_COMMANDS.indexOf(command);
+    const error = this.requireModel().instrumentationCommand(kind, value);
+    this.drain();
+    return { error, frame: error ? null : this.frame() };
+  }
+
+  transferredRecords(): ArrayBuffer {
+    return this.requireModel().transferredRecords().slice().buffer;
+  }
+
+  /** The kept records as one contiguous array (the analysis input). */
+  private recordBytes(): Uint8Array {
+    return new Uint8Array(this.exportRecords());
   }
 
   exportRecords(): ArrayBuffer {

@@ -17,6 +17,16 @@ export interface WasmModel {
   deviceState(): Uint32Array;
   blockState(): Uint32Array;
   latencyBuckets(reads: boolean): Float64Array;
+  /** `ssdplay analyze --format json` over the given records (32-byte each). */
+  analyzeRecords(records: Uint8Array, topN: number): string;
+  /** One request explained (JSON; {"found": false} when absent). */
+  explainRequest(records: Uint8Array, id: number): string;
+  /** Rows of 14 numbers per complete request; see REQUEST_ROW in protocol.ts. */
+  requestRows(records: Uint8Array): Float64Array;
+  /** An instrumentation vendor command now (kind: index in INSTR_COMMANDS); "" or why not. */
+  instrumentationCommand(kind: number, value: number): string;
+  /** Records the last "transfer" command delivered. */
+  transferredRecords(): Uint8Array;
   powerFail(): void;
   failBlock(block: number): string;
   delete(): void;
