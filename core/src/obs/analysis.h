@@ -53,12 +53,19 @@ struct AnalysisParams {
   uint32_t dies_per_channel = 1;
   uint32_t dies = 1;
   uint32_t page_bytes = 8192;
+  // Buffered writes wait for the program of the page they displace (buffer
+  // flush_policy on-demand): that program is a write's undisturbed cost.
+  bool writes_wait_for_program = false;
   std::vector<std::string> flow_names;  // by flow index, for reports
 
   // Derives everything from a validated scenario (defaults resolved).
   static AnalysisParams FromScenario(const Scenario& scenario);
   // One undisturbed host read: command, array read and one page over the bus.
   uint64_t ReadBaselineNs() const { return command_ns + read_ns + page_transfer_ns; }
+  // A write's undisturbed buffer wait: 0, or one displaced page's program.
+  uint64_t BufferWaitBaselineNs() const {
+    return writes_wait_for_program ? command_ns + page_transfer_ns + program_ns : 0;
+  }
 };
 
 // One slice of a read that went to flash, matched to its flash op.
@@ -342,6 +349,7 @@ struct Summary {
   // never reach flash; writes wait only when no buffer slot is free.
   uint64_t reads = 0, reads_from_flash = 0, writes = 0, writes_waited = 0, trims = 0;
   StageBaselines baselines;
+  uint64_t buffer_wait_baseline_ns = 0;  // for writes that waited (see AnalysisParams)
   std::vector<GroupSummary> groups;  // all, reads, writes, [trims], then one per flow
   std::vector<Explanation> slowest;  // by latency, slowest first
   std::vector<RequestTimeline> slowest_requests;  // the same requests
