@@ -1,7 +1,7 @@
 // SSD Playground: the page. The shell (header, run controls, metrics,
 // scenarios, exports) lives in app/, scenarios/ and exports/; the drawings in
 // views/. The model runs in a worker; app/playground.ts talks to it.
-import { memo, useCallback, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import type { BlockSnapshot, DeviceInfo, EnumNames, Frame, LatencyBuckets, SeriesPoint, TimelineEvent } from './bridge/protocol';
 import { ControlBar } from './app/ControlBar';
 import { FailBlockDialog, HelpOverlay } from './app/Dialogs';
@@ -23,6 +23,9 @@ import {
   TimeSeriesChart,
   type BlockMapMode,
 } from './views';
+
+/** The analysis panel (records, instrumentation cache) loads only when opened. */
+const AnalysisPanel = lazy(() => import('./features/obs/AnalysisPanel'));
 
 /** Metric tooltips: the views' glossary where it has the term, the shell's own text otherwise. */
 const GLOSSARY: Record<string, string> = {
@@ -109,6 +112,7 @@ export function App() {
       <main className="dash" id="main">
         <Dashboard pg={pg} />
       </main>
+      <AnalysisSection pg={pg} />
       <Notice pg={pg} />
       <ScenarioDrawer
         pg={pg}
@@ -146,6 +150,34 @@ function Banner({ pg }: { pg: Playground }) {
         ✕
       </button>
     </div>
+  );
+}
+
+function AnalysisSection({ pg }: { pg: Playground }) {
+  const device = usePg(pg, (s) => s.device);
+  const [open, setOpen] = useState(false);
+  // A new device (a load or a reset) starts a fresh analysis.
+  const keys = useRef(new WeakMap<DeviceInfo, number>());
+  const nextKey = useRef(0);
+  if (!device) return null;
+  if (!keys.current.has(device)) keys.current.set(device, ++nextKey.current);
+  return (
+    <section className="analysis" aria-label="Analysis">
+      <button
+        type="button"
+        className="btn analysis__toggle"
+        data-testid="analysis-toggle"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {open ? '▾' : '▸'} Analysis <span className="muted">slow requests, instrumentation cache, latency ÷ tPROG, LBA over time</span>
+      </button>
+      {open ? (
+        <Suspense fallback={<div className="placeholder">Loading the analysis…</div>}>
+          <AnalysisPanel key={keys.current.get(device)} pg={pg} device={device} />
+        </Suspense>
+      ) : null}
+    </section>
   );
 }
 

@@ -10,8 +10,11 @@ import type {
   DeviceInfo,
   EnumNames,
   Frame,
+  InstrCommand,
   LatencyBuckets,
   LoadResult,
+  RequestExplanation,
+  RequestRows,
   SeriesPoint,
   TimelineEvent,
 } from '../bridge/protocol';
@@ -387,6 +390,36 @@ export class Playground {
   /** The raw observation records seen so far (32 bytes each). */
   exportRecords(): Promise<ArrayBuffer> {
     return this.enqueue(() => this.need().exportRecords());
+  }
+
+  /** Every complete request of the records seen so far (REQUEST_ROW layout). */
+  requestRows(): Promise<RequestRows> {
+    return this.enqueue(() => this.need().requestRows());
+  }
+
+  /** One request explained from the records seen so far. */
+  explain(id: number): Promise<RequestExplanation> {
+    return this.enqueue(() => this.need().explain(id));
+  }
+
+  /** The analysis over the records seen so far (slowest topN explained). */
+  analyze(topN: number): Promise<unknown> {
+    return this.enqueue(() => this.need().analyze(topN));
+  }
+
+  /** Runs an instrumentation vendor command; "" or why not. Applies the frame it returns. */
+  instrumentationCommand(command: InstrCommand, value = 0): Promise<string> {
+    const gen = this.generation;
+    return this.enqueue(async () => {
+      const { error, frame } = await this.need().instrumentationCommand(command, value);
+      if (frame) this.applyFrame(frame, gen);
+      return error;
+    });
+  }
+
+  /** Records delivered by the last "transfer" command (32 bytes each). */
+  transferredRecords(): Promise<ArrayBuffer> {
+    return this.enqueue(() => this.need().transferredRecords());
   }
 
   notify(message: string, ms = 6000): void {
