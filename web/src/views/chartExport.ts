@@ -3,6 +3,8 @@
 // PNG; a <canvas> as a PNG. The DOM functions run only on user action; the
 // pure helpers at the top are unit-tested.
 
+import { downloadBlob } from '../exports/download';
+
 /** Presentation properties copied from the computed style onto each exported element. */
 export const EXPORT_STYLE_PROPS = [
   'fill',
@@ -113,18 +115,8 @@ export function standaloneSvg(svg: SVGSVGElement): { text: string; width: number
   return { text, width: w, height: h };
 }
 
-export function downloadBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 2000);
-}
+// One download helper for the whole app (exports/download.ts).
+export { downloadBlob };
 
 /** Downloads svg as a standalone .svg file. */
 export function exportSvg(svg: SVGSVGElement, filename: string): void {
