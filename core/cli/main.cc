@@ -67,15 +67,20 @@ class RecordSink {
   bool binary_ = false;
 };
 
+// Loads the scenario with the --set overrides and --seed applied; prints the
+// problems and returns false when it is invalid.
+bool LoadForCli(const std::string& path, std::vector<std::string> overrides, long long seed,
+                ssdp::Scenario* scenario) {
+  if (seed >= 0) overrides.push_back("seed=" + std::to_string(seed));
+  ssdp::Status s = ssdp::LoadScenarioFile(path, overrides, scenario);
+  if (!s.ok()) std::cerr << "ssdplay: invalid scenario " << path << ":\n" << s.message() << "\n";
+  return s.ok();
+}
+
 int Run(const RunOptions& opt) {
-  std::vector<std::string> overrides = opt.overrides;
-  if (opt.seed >= 0) overrides.push_back("seed=" + std::to_string(opt.seed));
   ssdp::Scenario scenario;
-  ssdp::Status s = ssdp::LoadScenarioFile(opt.scenario_path, overrides, &scenario);
-  if (!s.ok()) {
-    std::cerr << "ssdplay: invalid scenario " << opt.scenario_path << ":\n" << s.message() << "\n";
-    return kExitInvalidScenario;
-  }
+  if (!LoadForCli(opt.scenario_path, opt.overrides, opt.seed, &scenario)) return kExitInvalidScenario;
+  ssdp::Status s;
   auto wall_start = std::chrono::steady_clock::now();
   std::unique_ptr<ssdp::Simulation> sim;
   s = ssdp::Simulation::Create(scenario, &sim);
@@ -171,14 +176,9 @@ bool AnalyzeRecordsFile(const std::string& path, ssdp::RecordAnalysis* analysis)
 }
 
 int Analyze(const AnalyzeOptions& opt) {
-  std::vector<std::string> overrides = opt.overrides;
-  if (opt.seed >= 0) overrides.push_back("seed=" + std::to_string(opt.seed));
   ssdp::Scenario scenario;
-  ssdp::Status s = ssdp::LoadScenarioFile(opt.scenario_path, overrides, &scenario);
-  if (!s.ok()) {
-    std::cerr << "ssdplay: invalid scenario " << opt.scenario_path << ":\n" << s.message() << "\n";
-    return kExitInvalidScenario;
-  }
+  if (!LoadForCli(opt.scenario_path, opt.overrides, opt.seed, &scenario)) return kExitInvalidScenario;
+  ssdp::Status s;
   ssdp::RecordAnalysis analysis(ssdp::AnalysisParams::FromScenario(scenario));
   if (!opt.records_path.empty()) {
     if (!AnalyzeRecordsFile(opt.records_path, &analysis)) return 1;
@@ -306,11 +306,7 @@ int main(int argc, char** argv) {
   }
   if (*validate_cmd) {
     ssdp::Scenario scenario;
-    ssdp::Status s = ssdp::LoadScenarioFile(validate_path, validate_overrides, &scenario);
-    if (!s.ok()) {
-      std::cerr << "ssdplay: invalid scenario " << validate_path << ":\n" << s.message() << "\n";
-      return kExitInvalidScenario;
-    }
+    if (!LoadForCli(validate_path, validate_overrides, -1, &scenario)) return kExitInvalidScenario;
     std::cout << validate_path << ": valid (" << scenario.device.geometry.TotalPages() << " physical pages, "
               << ssdp::EstimateStateBytes(scenario) / (1 << 20) << " MiB of model state)\n";
     return 0;

@@ -76,6 +76,13 @@ uint32_t Host::AllocSlot() {
   return slot;
 }
 
+SimTime Host::PopBacklog(FlowState& fs) {
+  SimTime arrived = fs.backlog[fs.backlog_head];
+  fs.backlog_head = (fs.backlog_head + 1) % fs.backlog.size();
+  --fs.backlog_size;
+  return arrived;
+}
+
 bool Host::FlowCanIssue(uint32_t flow, SimTime now) const {
   const FlowConfig& cfg = scenario_.workload.flows[flow];
   const FlowStatus& st = flow_status_[flow];
@@ -100,12 +107,7 @@ void Host::OnFlowIssue(uint32_t flow, SimTime now) {
   }
   // Open loop: one arrival now, the next after an exponential gap. Arrivals
   // that queued while the device was busy (or powered off) go first.
-  while (st.outstanding < cfg.queue_depth && fs.backlog_size > 0) {
-    SimTime arrived = fs.backlog[fs.backlog_head];
-    fs.backlog_head = (fs.backlog_head + 1) % fs.backlog.size();
-    --fs.backlog_size;
-    IssueFromFlow(flow, arrived, now);
-  }
+  while (st.outstanding < cfg.queue_depth && fs.backlog_size > 0) IssueFromFlow(flow, PopBacklog(fs), now);
   if (st.outstanding < cfg.queue_depth && fs.backlog_size == 0) {
     IssueFromFlow(flow, now, now);
   } else if (fs.backlog_size < fs.backlog.size()) {
@@ -281,10 +283,7 @@ void Host::AfterCompletion(uint16_t source, SimTime now) {
   --st.outstanding;
   ++st.completed;
   if (fs.backlog_size > 0) {
-    SimTime arrived = fs.backlog[fs.backlog_head];
-    fs.backlog_head = (fs.backlog_head + 1) % fs.backlog.size();
-    --fs.backlog_size;
-    IssueFromFlow(source, arrived, now);
+    IssueFromFlow(source, PopBacklog(fs), now);
     return;
   }
   const FlowConfig& cfg = scenario_.workload.flows[source];

@@ -99,6 +99,8 @@ class Host : public FtlClient {
   };
 
   bool FlowCanIssue(uint32_t flow, SimTime now) const;
+  // Takes the oldest open-loop arrival waiting for a queue slot; returns its time.
+  static SimTime PopBacklog(FlowState& fs);
   void IssueFromFlow(uint32_t flow, SimTime submitted, SimTime now);
   void IssueFromTrace(SimTime now);
   uint32_t AllocSlot();

@@ -1,10 +1,10 @@
 // The header: product name, the running scenario, and the page-level actions
 // (scenario library, share, exports, theme, help).
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { ExportMenu } from '../exports/ExportMenu';
 import { encodeScenario, shareUrl } from '../scenarios/share';
 import type { Playground } from './playground';
-import { usePg } from './hooks';
+import { useDismiss, usePg } from './hooks';
 import type { Theme, ThemeChoice } from './theme';
 import { nextThemeChoice } from './theme';
 
@@ -108,21 +108,8 @@ function ShareButton({ pg }: { pg: Playground }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (e: MouseEvent) => {
-      if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, boxRef);
 
   const share = () => {
     if (!scenario) return;

@@ -1,4 +1,5 @@
 // React glue for the shell: the playground instance, the theme, the keyboard.
+import type React from 'react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { openInitial, openShareLink } from './boot';
 import { Playground, type PlaygroundState } from './playground';
@@ -91,4 +92,23 @@ export function useShortcuts(handler: (a: Action) => void, modalOpen: boolean): 
       window.removeEventListener('keyup', onKeyUp);
     };
   }, []);
+}
+
+/** Closes a popover when the user clicks outside `box` or presses Escape. */
+export function useDismiss(open: boolean, close: () => void, box: React.RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    if (!open) return undefined;
+    const onDown = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) close();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open, close, box]);
 }

@@ -1,9 +1,9 @@
 // The Export menu: metrics as CSV or JSON (byte-identical to the CLI's), and
 // the observation record stream as raw binary (.ssdrec) or CSV. Chart images
 // come from each chart panel's own SVG / PNG buttons.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { Playground } from '../app/playground';
-import { usePg } from '../app/hooks';
+import { useDismiss, usePg } from '../app/hooks';
 import { recordsToCsv } from '../bridge/records';
 import { slugify } from '../scenarios/library';
 import { downloadBlob, downloadText } from './download';
@@ -22,21 +22,8 @@ export function ExportMenu({ pg }: { pg: Playground }) {
   const [busy, setBusy] = useState(false);
   const boxRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return undefined;
-    const onDown = (e: MouseEvent) => {
-      if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, boxRef);
 
   const metrics = () => pg.state.frame?.metrics ?? null;
 

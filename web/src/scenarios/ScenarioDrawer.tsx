@@ -79,16 +79,16 @@ function Library({ pg, onLoaded }: { pg: Playground; onLoaded: () => void }) {
   return (
     <div className="library">
       {library.map((group) => (
-        <section className="library__group" key={group.topic} aria-labelledby={`topic-${group.topic}`}>
-          <h3 className="library__topic" id={`topic-${group.topic}`}>
+        <section className="catalog__group" key={group.topic} aria-labelledby={`topic-${group.topic}`}>
+          <h3 className="catalog__topic" id={`topic-${group.topic}`}>
             {group.topic}
           </h3>
-          <ul className="library__list">
+          <ul className="catalog__list">
             {group.entries.map((entry) => (
               <li key={entry.path}>
                 <button
                   type="button"
-                  className="library__entry"
+                  className="catalog__entry"
                   data-testid="library-entry"
                   data-path={entry.path}
                   aria-current={entry.path === current ? 'true' : undefined}
@@ -98,9 +98,9 @@ function Library({ pg, onLoaded }: { pg: Playground; onLoaded: () => void }) {
                     onLoaded();
                   }}
                 >
-                  <span className="library__title">{entry.title}</span>
-                  <span className="library__path">{entry.path}</span>
-                  <span className="library__desc">{entry.description}</span>
+                  <span className="catalog__title">{entry.title}</span>
+                  <span className="catalog__path">{entry.path}</span>
+                  <span className="catalog__desc">{entry.description}</span>
                 </button>
               </li>
             ))}
