@@ -19,6 +19,13 @@ enum EventType : uint32_t {
   kEvSliceRetry = 9,     // a write slice waiting for a buffer slot may proceed
   kEvInstrCommand = 10,  // arg = index in device.instrumentation.commands
   kEvInstrFreeze = 11,   // a fired trigger's post-trigger window ended
+  kEvXssdDestage = 12,   // the fast side's destage module looks at its ring again
+  kEvXssdDrain = 13,     // arg = secondary: its drain finished a page
+  kEvXssdApi = 14,       // arg = host thread: its fast-side call continues
+  kEvXssdWorker = 15,    // arg = database worker: its transaction's work is done
+  kEvXssdFlusher = 16,   // the database's log flusher checks its group
+  kEvXssdAdmin = 17,     // arg = index in device.xssd.transport.commands
+  kEvXssdLinkDown = 18,  // arg = secondary: its NTB link fails
 };
 
 }  // namespace ssdp

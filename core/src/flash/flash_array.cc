@@ -36,6 +36,7 @@ const char* OpPurposeName(OpPurpose purpose) {
     case OpPurpose::kGcCopy: return "gc_copy";
     case OpPurpose::kGcErase: return "gc_erase";
     case OpPurpose::kCheckpoint: return "checkpoint";
+    case OpPurpose::kDestage: return "destage";
   }
   return "unknown";
 }
@@ -78,7 +79,7 @@ void FlashArray::ReleaseOp(uint32_t index) {
 
 uint32_t FlashArray::QueuedOn(uint32_t die) const {
   const Die& d = dies_[die];
-  return d.queue_len[0] + d.queue_len[1] + d.queue_len[2] + d.queue_len[3];
+  return d.queue_len[0] + d.queue_len[1] + d.queue_len[2] + d.queue_len[3] + d.queue_len[4];
 }
 
 void FlashArray::Submit(uint32_t op_index, SimTime now) {
@@ -101,6 +102,20 @@ void FlashArray::Submit(uint32_t op_index, SimTime now) {
 
 int FlashArray::PickQueue(Die& d) {
   if (d.head[int(OpQueue::kRead)] != kNoPage) return int(OpQueue::kRead);
+  int conventional = PickConventional(d);
+  if (d.head[int(OpQueue::kDestage)] == kNoPage) return conventional;
+  if (conventional < 0 || conventional == int(OpQueue::kMeta)) return int(OpQueue::kDestage);
+  bool destage;
+  switch (destage_mode_) {
+    case DestageMode::kDestageFirst: destage = true; break;
+    case DestageMode::kConventionalFirst: destage = false; break;
+    default: destage = !d.last_served_destage; break;  // neutral: take turns
+  }
+  d.last_served_destage = destage;
+  return destage ? int(OpQueue::kDestage) : conventional;
+}
+
+int FlashArray::PickConventional(Die& d) {
   bool has_write = d.head[int(OpQueue::kWrite)] != kNoPage;
   bool has_gc = d.head[int(OpQueue::kGc)] != kNoPage;
   if (has_write && has_gc) {

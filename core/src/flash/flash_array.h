@@ -62,6 +62,8 @@ class FlashArray {
 
   // When set, the die serves GC work before host writes (foreground GC).
   void SetGcUrgent(uint32_t die, bool urgent) { dies_[die].gc_urgent = urgent; }
+  // How dies share time between conventional writes and destage programs.
+  void SetDestageMode(DestageMode mode) { destage_mode_ = mode; }
 
   // Power loss: forgets every queued and running op. Returns the ops that were
   // running or queued so the FTL can decide what they leave behind on flash.
@@ -96,6 +98,7 @@ class FlashArray {
     DieState state = DieState::kIdle;
     bool gc_urgent = false;
     bool last_served_gc = false;
+    bool last_served_destage = false;
     uint32_t next_waiting = kNoPage;  // channel wait list link
     SimTime busy_since = 0;
     DieCounters counters;
@@ -111,6 +114,7 @@ class FlashArray {
 
   void StartNext(uint32_t die, SimTime now);
   int PickQueue(Die& d);
+  int PickConventional(Die& d);  // host writes, GC, metadata
   void GatherBatch(uint32_t die_index, Die& d, int queue);
   void StartArray(uint32_t die_index, Die& d, SimTime now);
   void RequestBus(uint32_t die_index, SimTime now);
@@ -131,6 +135,7 @@ class FlashArray {
   uint32_t free_op_ = kNoPage;
   std::vector<Die> dies_;
   std::vector<Channel> channels_;
+  DestageMode destage_mode_ = DestageMode::kNeutral;
   uint64_t total_reads_ = 0, total_programs_ = 0, total_erases_ = 0;
 };
 

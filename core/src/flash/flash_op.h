@@ -20,11 +20,16 @@ enum class OpPurpose : uint8_t {
   kGcCopy,      // GC: copyback inside the die
   kGcErase,     // GC: erase the victim
   kCheckpoint,  // program of a mapping checkpoint page
+  kDestage,     // program of a page of the fast side's ring (X-SSD)
 };
 
 // Die queues, in the order the scheduler considers them.
-enum class OpQueue : uint8_t { kRead = 0, kWrite = 1, kGc = 2, kMeta = 3 };
-inline constexpr int kOpQueues = 4;
+enum class OpQueue : uint8_t { kRead = 0, kWrite = 1, kGc = 2, kMeta = 3, kDestage = 4 };
+inline constexpr int kOpQueues = 5;
+
+// How a die shares its time between conventional writes (with GC) and the
+// fast side's destage programs. The low-priority stream fills the gaps.
+enum class DestageMode : uint8_t { kNeutral, kDestageFirst, kConventionalFirst };
 
 struct FlashOp {
   uint32_t next;      // next op in the same die queue

@@ -332,6 +332,7 @@ void Ftl::OnFlashOpDone(uint32_t op_index, SimTime now) {
     case OpPurpose::kGcCopy: OnGcOpDone(op, now); break;
     case OpPurpose::kGcErase: OnEraseDone(op, now); break;
     case OpPurpose::kCheckpoint: OnCheckpointPageDone(now); break;
+    case OpPurpose::kDestage: OnDestageDone(op, now); break;
   }
 }
 
@@ -383,6 +384,83 @@ void Ftl::OnFlushDone(FlashOp& op, SimTime now) {
   MaybeCheckpoint(now);
   ResumeWaitingWrites(now);
   KickFlush(now);
+}
+
+// ---- Fast side destage -------------------------------------------------------
+
+bool Ftl::SubmitDestage(uint32_t lpn, uint32_t tag, SimTime now) {
+  if (!powered_) return false;
+  if (tag >= destage_attempts_.size()) destage_attempts_.resize(tag + 1, 0);
+  destage_attempts_[tag] = 0;
+  return IssueDestageProgram(lpn, tag, next_seq_++, now);
+}
+
+bool Ftl::IssueDestageProgram(uint32_t lpn, uint32_t tag, uint32_t seq, SimTime now) {
+  const uint32_t n = uint32_t(plane_order_.size());
+  const uint32_t die_limit = geometry_.planes_per_die * 2;
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t idx = destage_cursor_ + k;
+    if (idx >= n) idx -= n;
+    uint32_t plane = plane_order_[idx];
+    if (!PlaneAcceptsHostWrite(plane)) continue;
+    if (flash_->QueuedOn(address_.DieOfPlane(plane), OpQueue::kDestage) >= die_limit) continue;
+    uint32_t ppn = blocks_.AllocatePage(plane, Stream::kHost, now);
+    if (ppn == kNoPage) continue;
+    destage_cursor_ = idx + 1 == n ? 0 : idx + 1;
+    MaybeStartGc(plane, now);
+    UpdateUrgency(plane);
+    IssueOp({FlashOpKind::kProgram, OpPurpose::kDestage, OpQueue::kDestage, ppn, kNoPage, lpn, tag, seq}, now);
+    return true;
+  }
+  for (uint32_t p = 0; p < geometry_.TotalPlanes(); ++p) MaybeStartGc(p, now);
+  return false;
+}
+
+void Ftl::OnDestageDone(FlashOp& op, SimTime now) {
+  if (op.failed) {
+    // A bad block: the page goes to another block, the block retires.
+    ++stats_.program_failures;
+    ++stats_.destage_retries;
+    ++destage_attempts_[op.tag];
+    oob_.Program(op.ppn, kTornLpn, 0);
+    HandleProgramFailure(op.ppn, now);
+    if (!IssueDestageProgram(op.lpn, op.tag, op.seq, now)) {
+      destage_retry_.push_back(op.lpn);
+      destage_retry_.push_back(op.tag);
+      destage_retry_.push_back(op.seq);
+    }
+    return;
+  }
+  oob_.Program(op.ppn, op.lpn, op.seq);
+  ++stats_.destage_programs;
+  Remap(op.lpn, op.ppn);
+  uint32_t landed_in = address_.BlockOf(op.ppn);
+  SettleRetiring(landed_in);
+  ++writes_since_checkpoint_;
+  MaybeCheckpoint(now);
+  // Retries that found no plane go first.
+  while (!destage_retry_.empty()) {
+    size_t i = destage_retry_.size() - 3;
+    if (!IssueDestageProgram(destage_retry_[i], destage_retry_[i + 1], destage_retry_[i + 2], now)) break;
+    destage_retry_.resize(i);
+  }
+  if (destage_sink_) destage_sink_->OnDestageProgrammed(op.tag, op.lpn, op.seq, destage_attempts_[op.tag], now);
+  ResumeWaitingWrites(now);
+  KickFlush(now);
+}
+
+uint32_t Ftl::PowerLossProgram(uint32_t lpn, SimTime now) {
+  const uint32_t planes = geometry_.TotalPlanes();
+  for (uint32_t tries = 0; tries < planes; ++tries) {
+    uint32_t plane = destage_cursor_++ % planes;
+    uint32_t ppn = blocks_.AllocatePage(plane, Stream::kHost, now);
+    if (ppn == kNoPage) continue;
+    uint32_t seq = next_seq_++;
+    oob_.Program(ppn, lpn, seq);
+    Remap(lpn, ppn);
+    return seq;
+  }
+  return 0;
 }
 
 void Ftl::Remap(uint32_t lpn, uint32_t new_ppn) {

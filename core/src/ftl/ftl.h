@@ -35,6 +35,18 @@ class FtlClient {
   virtual void OnSliceReady(uint32_t request_slot, SimTime now) = 0;
 };
 
+// The fast side's destage module: told when one of its pages is on flash,
+// and, on power loss, given the chance to destage its ring before the
+// volatile mapping is dropped.
+class DestageSink {
+ public:
+  virtual ~DestageSink() = default;
+  // The destage program tagged `tag` for logical page `lpn` landed with data version `seq`.
+  virtual void OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, uint32_t retries, SimTime now) = 0;
+  // Power is failing: capacitors still run. Called after the buffer flush.
+  virtual void OnPowerLoss(SimTime now) = 0;
+};
+
 struct FtlStats {
   uint64_t host_pages_written = 0;   // slices placed in the buffer
   uint64_t host_sectors_written = 0;
@@ -55,6 +67,8 @@ struct FtlStats {
   uint64_t checkpoints = 0;
   uint64_t checkpoint_pages = 0;
   uint64_t trims = 0;
+  uint64_t destage_programs = 0;
+  uint64_t destage_retries = 0;      // destage programs redone on another block
 };
 
 struct PowerFailReport {
@@ -96,6 +110,15 @@ class Ftl : public FlashListener {
   uint32_t Trim(uint32_t first_lpn, uint32_t count, SimTime now);
 
   void OnFlashOpDone(uint32_t op_index, SimTime now) override;
+
+  // Fast side (X-SSD): programs one destage page for logical page `lpn`,
+  // bypassing the data buffer. The sink hears back with `tag`. False when no
+  // plane can take a page right now (retry after a destage completes).
+  bool SubmitDestage(uint32_t lpn, uint32_t tag, SimTime now);
+  void SetDestageSink(DestageSink* sink) { destage_sink_ = sink; }
+  // Power-loss destage (only from DestageSink::OnPowerLoss): programs `lpn`
+  // at once and returns its data version, or 0 when no page is left.
+  uint32_t PowerLossProgram(uint32_t lpn, SimTime now);
 
   // Power is cut at `now`: capacitors (if any) finish running programs and
   // flush the buffer within their budget; everything volatile is dropped.
@@ -161,6 +184,8 @@ class Ftl : public FlashListener {
   uint32_t PickFlushPlane();
   bool IssueFlushProgram(uint32_t slot, SimTime now);
   void OnFlushDone(FlashOp& op, SimTime now);
+  void OnDestageDone(FlashOp& op, SimTime now);
+  bool IssueDestageProgram(uint32_t lpn, uint32_t tag, uint32_t seq, SimTime now);
   void OnHostReadDone(FlashOp& op, SimTime now);
   void OnRmwReadDone(FlashOp& op, SimTime now);
   void Remap(uint32_t lpn, uint32_t new_ppn);
@@ -196,6 +221,10 @@ class Ftl : public FlashListener {
   EventQueue* events_;
   RecordRing* records_;
   FtlClient* client_ = nullptr;
+  DestageSink* destage_sink_ = nullptr;
+  uint32_t destage_cursor_ = 0;  // destage allocation order, apart from host flushes
+  std::vector<uint32_t> destage_retry_;  // lpn, tag, seq, retries of failed destage programs
+  std::vector<uint32_t> destage_attempts_;  // by tag: retries so far
   std::vector<Request>* requests_ = nullptr;
 
   uint32_t logical_pages_;

@@ -48,6 +48,10 @@ PowerFailReport Ftl::PowerFail(SimTime now) {
     } else if (op.purpose == OpPurpose::kGcCopy || op.purpose == OpPurpose::kGcWrite) {
       oob_.Program(op.ppn, op.lpn, op.seq);
       if (l2p_[op.lpn] == op.src_ppn) Remap(op.lpn, op.ppn);
+    } else if (op.purpose == OpPurpose::kDestage) {
+      oob_.Program(op.ppn, op.lpn, op.seq);
+      Remap(op.lpn, op.ppn);
+      if (destage_sink_) destage_sink_->OnDestageProgrammed(op.tag, op.lpn, op.seq, 0, now);
     }
   }
 
@@ -89,6 +93,10 @@ PowerFailReport Ftl::PowerFail(SimTime now) {
     report.flush_ns = flush_time(report.saved_pages);
   }
   report.lost_pages = report.dirty_pages - report.saved_pages;
+
+  // The fast side destages its ring on the same capacitors.
+  if (destage_sink_) destage_sink_->OnPowerLoss(now);
+  destage_retry_.clear();
 
   records_->Emit(now, RecordKind::kPowerFail, 0, 0, report.dirty_pages, report.saved_pages);
   records_->Emit(now, RecordKind::kRecoveryStep, 0, uint32_t(RecoveryStep::kCapacitorFlush), now, report.flush_ns);

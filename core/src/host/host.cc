@@ -9,6 +9,14 @@ namespace ssdp {
 namespace {
 constexpr size_t kBacklogCapacity = 4096;
 constexpr uint64_t kSqeBytes = 64, kCqeBytes = 16, kDoorbellBytes = 4;
+constexpr uint32_t kInternalSlots = 8;
+
+// Logical pages at the end of the space that belong to the X-SSD destage
+// ring (or the NVMe log area): the workload never touches them.
+uint64_t ReservedPages(const Scenario& scenario) {
+  const bool nvme_log = scenario.workload.db_log.enabled && scenario.workload.db_log.target == DbLogTarget::kNvme;
+  return scenario.device.xssd.enabled || nvme_log ? scenario.device.xssd.destage.ring_pages : 0;
+}
 }  // namespace
 
 Host::Host(const Scenario& scenario, EventQueue* events, RecordRing* records, Ftl* ftl)
@@ -21,8 +29,9 @@ Host::Host(const Scenario& scenario, EventQueue* events, RecordRing* records, Ft
       sample_one_in_(scenario.observation.sample_one_in) {
   const NvmeConfig& nvme = scenario.device.host_interface.nvme;
   completion_ns_ = nvme.completion == CompletionMode::kInterrupt ? nvme.interrupt_ns : nvme.poll_ns;
-  const uint64_t logical_bytes = uint64_t(ftl->LogicalPages()) * page_bytes_;
-  uint32_t slots = 0;
+  host_logical_bytes_ = (uint64_t(ftl->LogicalPages()) - ReservedPages(scenario)) * page_bytes_;
+  const uint64_t logical_bytes = host_logical_bytes_;
+  uint32_t slots = kInternalSlots;
   const auto& flows = scenario.workload.flows;
   flows_.resize(flows.size());
   flow_status_.resize(flows.size());
@@ -52,7 +61,7 @@ Status Host::Init() {
   if (!trace.enabled) return Status::Ok();
   Status s = ParseTrace(trace.text, trace.time_scale, &trace_);
   if (!s.ok()) return Status::InvalidArgument("workload.trace: " + s.message());
-  const uint64_t logical_bytes = uint64_t(ftl_->LogicalPages()) * page_bytes_;
+  const uint64_t logical_bytes = host_logical_bytes_;
   for (size_t i = 0; i < trace_.size(); ++i) {
     if (trace_[i].offset_bytes + trace_[i].bytes > logical_bytes)
       return Status::InvalidArgument("workload.trace: request " + std::to_string(i + 1) + " ends at byte " +
@@ -266,13 +275,35 @@ void Host::OnRequestDone(uint32_t slot, SimTime now) {
     }
   }
   uint16_t source = r.source;
+  uint32_t tag = r.tag;
   r.next_free = free_slot_;
   free_slot_ = slot;
   --outstanding_;
+  if (source == kInternalSource) {
+    --internal_outstanding_;
+    if (internal_) internal_->OnInternalDone(tag, now);
+  }
   AfterCompletion(source, now);
 }
 
+bool Host::SubmitInternal(uint64_t offset_bytes, uint32_t bytes, bool is_read, uint32_t tag, SimTime now) {
+  if (!powered_ || internal_outstanding_ >= kInternalSlots || free_slot_ == kNoSlot) return false;
+  uint32_t slot = AllocSlot();
+  Request& r = requests_[slot];
+  r = Request{};
+  r.offset_bytes = offset_bytes;
+  r.bytes = bytes;
+  r.is_read = is_read;
+  r.tag = tag;
+  r.source = kInternalSource;
+  r.submitted = now;
+  ++internal_outstanding_;
+  Submit(slot, now);
+  return true;
+}
+
 void Host::AfterCompletion(uint16_t source, SimTime now) {
+  if (source == kInternalSource) return;  // the internal client was told already
   if (source == kTraceSource) {
     --trace_outstanding_;
     IssueFromTrace(now);
@@ -313,6 +344,7 @@ void Host::PowerFail(SimTime now) {
   }
   outstanding_ = 0;
   trace_outstanding_ = 0;
+  internal_outstanding_ = 0;
   for (auto& st : flow_status_) st.outstanding = 0;
   link_.Reset();
 }

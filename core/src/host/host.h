@@ -43,6 +43,13 @@ struct FlowStatus {
   bool ended = false;
 };
 
+// Host software that issues its own NVMe commands (not a workload flow).
+class HostInternalClient {
+ public:
+  virtual ~HostInternalClient() = default;
+  virtual void OnInternalDone(uint32_t tag, SimTime now) = 0;
+};
+
 class Host : public FtlClient {
  public:
   Host(const Scenario& scenario, EventQueue* events, RecordRing* records, Ftl* ftl);
@@ -66,6 +73,14 @@ class Host : public FtlClient {
   }
   // Changes request sampling (1 traced request in `one_in`); a vendor command.
   void SetSampleOneIn(uint32_t one_in) { sample_one_in_ = one_in ? one_in : 1; }
+  // Internal NVMe commands: the client hears back with `tag`. False when
+  // every internal slot is taken or the host is down.
+  void SetInternalClient(HostInternalClient* client) { internal_ = client; }
+  bool SubmitInternal(uint64_t offset_bytes, uint32_t bytes, bool is_read, uint32_t tag, SimTime now);
+  PcieLink* mutable_link() { return &link_; }
+  // Logical bytes the workload flows and the trace may address.
+  uint64_t HostLogicalBytes() const { return host_logical_bytes_; }
+
   // Moves `bytes` of an admin command's data to the host; returns when done.
   SimTime AdminTransfer(uint64_t bytes, SimTime now);
 
@@ -127,6 +142,9 @@ class Host : public FtlClient {
   uint32_t sample_one_in_;
   InstrumentationCache* instr_ = nullptr;
   DramPort* dram_ = nullptr;
+  HostInternalClient* internal_ = nullptr;
+  uint32_t internal_outstanding_ = 0;
+  uint64_t host_logical_bytes_ = 0;
   std::vector<uint32_t> acked_seq_;  // only with check_invariants
   std::vector<uint32_t> acked_trim_seq_;
   HostStats stats_;

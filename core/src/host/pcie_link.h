@@ -44,12 +44,18 @@ class PcieLink {
   // byte has arrived at the other end.
   SimTime Transfer(Direction dir, uint64_t payload, SimTime now) {
     SimTime start = std::max(now, free_at_[dir]);
-    SimTime end = start + uint64_t(double(WireBytes(payload)) / bytes_per_ns_ + 0.5);
+    SimTime end = start + uint64_t(double(WireBytes(payload)) / (bytes_per_ns_ * (1.0 - reserved_[dir])) + 0.5);
     free_at_[dir] = end;
     busy_ns_[dir] += end - start;
     bytes_[dir] += payload;
     return end + latency_ns_;
   }
+
+  // A share of a direction's bandwidth taken by traffic not modeled packet
+  // by packet (the X-SSD's periodic counter updates), 0..0.9.
+  void SetReservedShare(Direction dir, double share) { reserved_[dir] = std::min(0.9, std::max(0.0, share)); }
+  double ReservedShare(Direction dir) const { return reserved_[dir]; }
+  uint64_t overhead_bytes() const { return overhead_; }
 
   uint64_t latency_ns() const { return latency_ns_; }
   double bytes_per_ns() const { return bytes_per_ns_; }
@@ -65,6 +71,7 @@ class PcieLink {
   SimTime free_at_[2] = {0, 0};
   uint64_t busy_ns_[2] = {0, 0};
   uint64_t bytes_[2] = {0, 0};
+  double reserved_[2] = {0, 0};
 };
 
 }  // namespace ssdp

@@ -25,12 +25,14 @@ struct Request {
   uint32_t pending;        // slices not yet finished
   uint32_t first_seq;      // writes: data version of the first slice
   uint32_t next_free;      // free-list link
-  uint16_t source;         // flow index, or kTraceSource
+  uint32_t tag;            // internal requests: the owner's tag
+  uint16_t source;         // flow index, kTraceSource or kInternalSource
   bool is_read;
   bool is_trim;             // deallocate the range (no data moves)
   bool traced;             // stage records emitted for this request (sampling)
 };
 
 inline constexpr uint16_t kTraceSource = 0xFFFF;
+inline constexpr uint16_t kInternalSource = 0xFFFE;  // the host's own software (X-SSD log writer, tail reader)
 
 }  // namespace ssdp

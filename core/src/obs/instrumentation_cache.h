@@ -81,7 +81,16 @@ class DramPort {
     free_at_ = end;
     return end;
   }
+  // Moves `bytes` plus a fixed per-access cost, starting no earlier than `now`.
+  SimTime Access(uint64_t bytes, uint64_t overhead_ns, SimTime now) {
+    SimTime start = now > free_at_ ? now : free_at_;
+    SimTime end = start + overhead_ns + SimTime(double(bytes) / bytes_per_ns_ + 0.5);
+    busy_ns_ += end - start;
+    free_at_ = end;
+    return end;
+  }
   uint64_t BusyNs() const { return busy_ns_; }
+  double BytesPerNs() const { return bytes_per_ns_; }
   void Reset() { free_at_ = 0; }
 
  private:

@@ -9,7 +9,9 @@ constexpr const char* kKindNames[] = {
     "request_scheduled", "request_dma_done", "request_complete", "flash_op_start",
     "flash_op_end", "gc_start", "gc_end", "erase", "block_retired", "perf_index",
     "channel_perf", "power_fail", "recovery_step", "checkpoint", "wear_level", "trim",
-    "instr_trigger", "instr_command"};
+    "instr_trigger", "instr_command", "xssd_credit", "xssd_ring", "xssd_destage",
+    "xssd_destage_done", "xssd_shadow", "xssd_repl_delay", "xssd_status", "xssd_crash",
+    "xssd_commit"};
 static_assert(sizeof(kKindNames) / sizeof(kKindNames[0]) == size_t(RecordKind::kCount));
 
 constexpr const char* kStepNames[] = {"capacitor_flush", "boot", "load_checkpoint", "scan_oob",
@@ -29,6 +31,12 @@ bool RecordKindFromName(const char* name, RecordKind* kind) {
     }
   }
   return false;
+}
+
+const char* XssdCrashStepName(XssdCrashStep step) {
+  static constexpr const char* kNames[] = {"power_loss", "destage_ring", "stop_at_gap", "reboot", "tail_visible"};
+  auto i = size_t(step);
+  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "unknown";
 }
 
 const char* RecoveryStepName(RecoveryStep step) {

@@ -35,6 +35,21 @@ enum class RecordKind : uint16_t {
                          // b=TriggerStage
   kInstrCommand = 21,    // instrumentation vendor command done: id=InstrCommandKind, a=bytes moved
                          // (transfer) or the value set, b=duration ns
+  kXssdCredit = 22,      // host read the credit counter: unit=host thread, a=value read, b=bytes the
+                         // thread had written
+  kXssdRing = 23,        // fast-side ring state: unit=device (0 primary, 1+ secondary), id=intake queue
+                         // bytes, a=credit counter, b=bytes arrived (ring tail)
+  kXssdDestage = 24,     // destage page issued: unit=die, id=ring slot, a=stream position, b=payload
+                         // bytes | (page bytes << 32)
+  kXssdDestageDone = 25, // destage page on flash: id=ring slot, a=stream position now durable, b=ns
+                         // from issue to programmed | (retries << 48)
+  kXssdShadow = 26,      // replication: unit=secondary, a=shadow counter on the primary, b=the
+                         // secondary's own counter
+  kXssdReplDelay = 27,   // a write reached a secondary's shadow counter: unit=secondary, a=delay ns,
+                         // b=stream position
+  kXssdStatus = 28,      // transport status register changed: id=status bits, a=role, b=secondary
+  kXssdCrash = 29,       // fast-side crash protocol step: id=XssdCrashStep, a=stream position, b=bytes
+  kXssdCommit = 30,      // database group commit: unit=target, id=transactions, a=bytes, b=flush ns
   kCount
 };
 
@@ -48,6 +63,15 @@ enum class RecoveryStep : uint32_t {
   kRebuildFreeLists = 5,  // rebuild valid counts and free lists (partly written blocks are
                           // closed), then write a fresh checkpoint
   kReady = 6,           // device accepts commands again
+};
+
+// Steps of the fast side's crash protocol, in order.
+enum class XssdCrashStep : uint32_t {
+  kPowerLoss = 0,       // a=credit counter the host last saw, b=bytes in the intake queue (lost)
+  kDestageRing = 1,     // a=stream position destaged up to, b=bytes destaged on capacitor power
+  kStopAtGap = 2,       // a=first gap (the counter), b=bytes that had landed beyond it (dropped)
+  kReboot = 3,          // a=durable stream end found on the conventional side, b=ring pages checked
+  kTailVisible = 4,     // a=end of the readable tail, b=bytes beyond what the host had seen acknowledged
 };
 
 // A single observation. 32 bytes, trivially copyable, little-endian on the
@@ -68,5 +92,6 @@ const char* RecordKindName(RecordKind kind);
 // Returns true and sets *kind when name is a known record kind name.
 bool RecordKindFromName(const char* name, RecordKind* kind);
 const char* RecoveryStepName(RecoveryStep step);
+const char* XssdCrashStepName(XssdCrashStep step);
 
 }  // namespace ssdp

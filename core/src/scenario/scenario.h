@@ -160,6 +160,89 @@ struct InstrumentationConfig {
   std::vector<InstrumentationCommand> commands;  // "commands": 0..64 entries
 };
 
+
+// The X-SSD / VILLARS fast side: a byte-addressable CMB ring next to the
+// conventional device, destaged to a ring of logical pages, optionally
+// replicated to secondaries over NTB links.
+enum class CmbBacking : uint8_t { kSram, kDram };
+enum class CmbWriteMode : uint8_t { kWriteCombining, kUncached };
+enum class DestagePriority : uint8_t { kNeutral, kDestage, kConventional };
+enum class TransportRole : uint8_t { kStandalone, kPrimary };
+enum class ReplicationScheme : uint8_t { kEager, kLazy, kChain };
+enum class TransportCommandKind : uint8_t { kToStandalone, kToPrimary, kDropSecondary, kAddSecondary };
+
+// JSON: device.xssd.cmb
+struct CmbConfig {
+  CmbBacking backing = CmbBacking::kSram;  // "backing": "sram" (128 KiB, 4 GB/s) | "dram" (128 MiB,
+                                           // 2 GB/s, shared with the data buffer's DRAM)
+  uint64_t ring_bytes = 0;       // "ring_bytes": 0 (the backing's default) or 4 KiB..1 GiB
+  uint64_t backing_mbps = 0;     // "backing_mbps": 0 (default: sram 4000, dram 2000) or 100..100,000
+  uint32_t bus_bytes = 0;        // "bus_bytes": 0 (default: sram 16, dram 8) or 1..128, one memory beat
+  uint64_t access_ns = 0;        // "access_ns": 0..10,000 fixed cost per backing write (default 0)
+  uint64_t queue_bytes = 32768;  // "queue_bytes": 64..1 MiB, the intake queue negotiated with the host
+  uint32_t reorder_window = 4;   // "reorder_window": 1..64 TLPs that may arrive out of order (1 = in order)
+  uint64_t capacitor_budget_ns = 1'000'000'000;  // "capacitor_budget_ns": 0..1e12 to destage the ring on power loss
+};
+
+// JSON: device.xssd.host
+struct CmbHostConfig {
+  CmbWriteMode write_mode = CmbWriteMode::kWriteCombining;  // "write_mode": "write-combining"|"uncached"
+  uint32_t chunk_bytes = 64;     // "chunk_bytes": 1..64, bytes the application stores at once
+  uint64_t wc_chunk_ns = 4;      // "wc_chunk_ns": 0..10,000 CPU cost to emit one write-combined chunk
+  uint64_t uc_store_ns = 30;     // "uc_store_ns": 0..10,000 CPU cost of one uncached store
+  uint32_t uc_store_bytes = 8;   // "uc_store_bytes": 1..64, widest uncached store (one TLP each)
+  bool honor_credits = true;     // "honor_credits": false writes without reading the counter (to
+                                 // show overrun detection)
+  uint64_t stall_timeout_ns = 200'000;  // "stall_timeout_ns": 1,000..1e12 counter unchanged this long: read
+                                        // the status register
+};
+
+// JSON: device.xssd.destage
+struct DestageConfig {
+  uint64_t ring_pages = 4096;        // "ring_pages": 16..16,777,216 logical pages at the end of the
+                                     // logical space, hidden from the conventional workload
+  uint64_t latency_threshold_ns = 50'000;  // "latency_threshold_ns": 1,000..1e12 pad a partial page with
+                                           // filler once its oldest byte waited this long
+  DestagePriority priority = DestagePriority::kNeutral;  // "priority": "neutral"|"destage"|"conventional"
+  uint32_t max_in_flight = 0;        // "max_in_flight": 0 (as many as the buffer flush: two per plane) or
+                                     // 1..4096 destage programs at once
+};
+
+// JSON: device.xssd.transport.secondaries[i]
+struct SecondaryConfig {
+  uint64_t link_latency_ns = 1500;   // "link_latency_ns": 0..1,000,000 one way over the NTB link
+  uint64_t link_mbps = 4000;         // "link_mbps": 100..100,000
+  uint64_t update_period_ns = 400;   // "update_period_ns": 100..1e9 between counter updates to the primary
+  uint64_t drain_mbps = 800;         // "drain_mbps": 10..100,000 the secondary destages its ring at this rate
+  uint64_t fail_at_ns = 0;           // "fail_at_ns": 0 (never) or 1..1e15 the link goes down
+};
+
+// JSON: device.xssd.transport.commands[i] (vendor admin commands)
+struct TransportCommand {
+  uint64_t at_ns = 0;  // "at_ns": 0..1e15, ascending
+  TransportCommandKind kind = TransportCommandKind::kToStandalone;
+  // "command": "to-standalone" | "to-primary" | "drop-secondary" | "add-secondary" ("secondary": index)
+  uint32_t secondary = 0;  // "secondary": 0..7
+};
+
+// JSON: device.xssd.transport
+struct TransportConfig {
+  TransportRole role = TransportRole::kStandalone;  // "role": "standalone"|"primary"
+  ReplicationScheme replication = ReplicationScheme::kEager;  // "replication": "eager"|"lazy"|"chain"
+  uint32_t update_bytes = 8;     // "update_bytes": 4..64 payload of one counter update TLP
+  std::vector<SecondaryConfig> secondaries;  // "secondaries": 0..8
+  std::vector<TransportCommand> commands;    // "commands": 0..64
+};
+
+// JSON: device.xssd
+struct XssdConfig {
+  bool enabled = false;  // "enabled"
+  CmbConfig cmb;
+  CmbHostConfig host;
+  DestageConfig destage;
+  TransportConfig transport;
+};
+
 // JSON: device
 struct DeviceConfig {
   GeometryConfig geometry;
@@ -167,6 +250,7 @@ struct DeviceConfig {
   FtlConfig ftl;
   HostInterfaceConfig host_interface;
   InstrumentationConfig instrumentation;  // "instrumentation"
+  XssdConfig xssd;                        // "xssd"
 };
 
 // JSON: precondition. Applied instantly (no simulated time) before the run.
@@ -214,10 +298,31 @@ struct TraceConfig {
   double time_scale = 1;     // "time_scale": 0.001..1000, multiplies trace timestamps
 };
 
+
+enum class DbLogTarget : uint8_t { kCmb, kNvme, kNone };
+
+// JSON: workload.db_log. A database's log writer: workers produce log records,
+// a flusher commits them in groups (the X-SSD paper's ERMIA setup).
+struct DbLogConfig {
+  bool enabled = false;              // "enabled"
+  DbLogTarget target = DbLogTarget::kCmb;  // "target": "cmb" (fast side) | "nvme" (conventional side,
+                                     // the destage ring's pages) | "none" (no log)
+  uint32_t workers = 4;              // "workers": 1..64
+  uint32_t record_bytes = 512;       // "record_bytes": 8..1 MiB per transaction
+  uint64_t txn_compute_ns = 25'000;  // "txn_compute_ns": 0..1e9 CPU time per transaction
+  uint32_t commit_queue = 32;        // "commit_queue": 1..4096 uncommitted transactions per worker
+  uint64_t group_commit_bytes = 16384;  // "group_commit_bytes": 64..64 MiB, flush when the group holds this much
+  uint64_t group_timeout_ns = 1'000'000;  // "group_timeout_ns": 1,000..1e12 or flush what there is after this
+  uint64_t transactions = 0;         // "transactions": 0 (no limit) .. 1e12 in total
+  uint64_t duration_ns = 0;          // "duration_ns": 0 (no limit) .. 1e15
+  uint64_t start_ns = 0;             // "start_ns": 0..1e15
+};
+
 // JSON: workload
 struct WorkloadConfig {
   std::vector<FlowConfig> flows;  // "flows": 0..16 flows
   TraceConfig trace;              // "trace"
+  DbLogConfig db_log;             // "db_log"
 };
 
 // JSON: observation

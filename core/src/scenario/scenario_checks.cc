@@ -46,6 +46,8 @@ StateEstimate EstimateState(const Scenario& s) {
   // large a record is in the modeled device's DRAM.
   const InstrumentationConfig& in = s.device.instrumentation;
   if (in.enabled) e.ring += in.cache_bytes / in.record_bytes * 32;
+  // The destage ring's slot table (the CMB ring's bytes themselves are not kept).
+  if (s.device.xssd.enabled) e.buffer += s.device.xssd.destage.ring_pages * 16;
   return e;
 }
 
@@ -336,8 +338,44 @@ void CheckTraceText(const Scenario& scenario, std::string_view text, const std::
   }
 }
 
+// The X-SSD fast side and the database log writer.
+void CheckXssd(const Scenario& s, ErrorList* errors) {
+  const XssdConfig& x = s.device.xssd;
+  const DbLogConfig& log = s.workload.db_log;
+  if (log.enabled && log.target == DbLogTarget::kCmb && !x.enabled)
+    errors->Add("workload.db_log.target", "\"cmb\" logs to the fast side, but device.xssd.enabled is false; "
+                                          "enable it or log to \"nvme\" or \"none\"");
+  const bool nvme_log = log.enabled && log.target == DbLogTarget::kNvme;
+  if (!x.enabled && !nvme_log) return;
+  const uint64_t logical = LogicalPageCount(s.device);
+  if (x.destage.ring_pages * 2 > logical)
+    errors->Add("device.xssd.destage.ring_pages",
+                std::to_string(x.destage.ring_pages) + " is more than half of the device's " +
+                    std::to_string(logical) + " logical pages; allowed 16.." + std::to_string(logical / 2));
+  if (nvme_log && log.group_commit_bytes + 4096 > x.destage.ring_pages * s.device.geometry.page_bytes)
+    errors->Add("workload.db_log.group_commit_bytes",
+                std::to_string(log.group_commit_bytes) + " does not fit the log area of device.xssd.destage.ring_pages");
+  if (!x.enabled) return;
+  const bool dram = x.cmb.backing == CmbBacking::kDram;
+  const uint64_t ring = x.cmb.ring_bytes ? x.cmb.ring_bytes : (dram ? 128 * kMiB : 128 * kKiB);
+  if (x.cmb.queue_bytes > ring)
+    errors->Add("device.xssd.cmb.queue_bytes", std::to_string(x.cmb.queue_bytes) +
+                                                   " is larger than the ring (" + std::to_string(ring) +
+                                                   " bytes); allowed 64.." + std::to_string(ring));
+  if (ring < s.device.geometry.page_bytes)
+    errors->Add("device.xssd.cmb.ring_bytes", std::to_string(ring) + " is smaller than one flash page (" +
+                                                  std::to_string(s.device.geometry.page_bytes) +
+                                                  " bytes): the destage works in pages");
+  if (x.transport.role == TransportRole::kPrimary && x.transport.secondaries.empty())
+    errors->Add("device.xssd.transport.secondaries", "a primary needs at least one secondary");
+  for (const TransportCommand& c : x.transport.commands)
+    if (c.kind == TransportCommandKind::kToPrimary && x.transport.secondaries.empty())
+      errors->Add("device.xssd.transport.commands", "\"to-primary\" needs at least one secondary");
+}
+
 void CheckScenarioConsistency(const Scenario& scenario, const json& doc, ErrorList* errors,
                               bool* over_memory_limit) {
+  CheckXssd(scenario, errors);
   CheckGarbageCollection(scenario, errors);
   CheckBuffer(scenario, errors);
   CheckFlows(scenario, doc, errors);

@@ -194,12 +194,107 @@ void ParseInstrumentation(JsonObjectReader r, InstrumentationConfig* in) {
   r.RejectUnknownKeys();
 }
 
+void ParseCmb(JsonObjectReader r, CmbConfig* c) {
+  r.Enum("backing", &c->backing, {{"sram", CmbBacking::kSram}, {"dram", CmbBacking::kDram}});
+  r.Uint("ring_bytes", &c->ring_bytes, {.min = 4 * kKiB, .max = kGiB, .zero_also = true});
+  r.Uint("backing_mbps", &c->backing_mbps, {.min = 100, .max = 100'000, .zero_also = true});
+  r.Uint("bus_bytes", &c->bus_bytes, {.min = 1, .max = 128, .zero_also = true});
+  r.Uint("access_ns", &c->access_ns, {.min = 0, .max = 10'000});
+  r.Uint("queue_bytes", &c->queue_bytes, {.min = 64, .max = kMiB});
+  r.Uint("reorder_window", &c->reorder_window, {.min = 1, .max = 64});
+  r.Uint("capacitor_budget_ns", &c->capacitor_budget_ns, {.min = 0, .max = kMaxCount});
+  r.RejectUnknownKeys();
+}
+
+void ParseCmbHost(JsonObjectReader r, CmbHostConfig* h) {
+  r.Enum("write_mode", &h->write_mode,
+         {{"write-combining", CmbWriteMode::kWriteCombining}, {"uncached", CmbWriteMode::kUncached}});
+  r.Uint("chunk_bytes", &h->chunk_bytes, {.min = 1, .max = 64});
+  r.Uint("wc_chunk_ns", &h->wc_chunk_ns, {.min = 0, .max = 10'000});
+  r.Uint("uc_store_ns", &h->uc_store_ns, {.min = 0, .max = 10'000});
+  r.Uint("uc_store_bytes", &h->uc_store_bytes, {.min = 1, .max = 64});
+  r.Bool("honor_credits", &h->honor_credits);
+  r.Uint("stall_timeout_ns", &h->stall_timeout_ns, {.min = 1000, .max = kMaxCount});
+  r.RejectUnknownKeys();
+}
+
+void ParseDestage(JsonObjectReader r, DestageConfig* d) {
+  r.Uint("ring_pages", &d->ring_pages, {.min = 16, .max = 16 * kMiB});
+  r.Uint("latency_threshold_ns", &d->latency_threshold_ns, {.min = 1000, .max = kMaxCount});
+  r.Enum("priority", &d->priority,
+         {{"neutral", DestagePriority::kNeutral},
+          {"destage", DestagePriority::kDestage},
+          {"conventional", DestagePriority::kConventional}});
+  r.Uint("max_in_flight", &d->max_in_flight, {.min = 1, .max = 4096, .zero_also = true});
+  r.RejectUnknownKeys();
+}
+
+void ParseSecondary(JsonObjectReader r, SecondaryConfig* s) {
+  r.Uint("link_latency_ns", &s->link_latency_ns, {.min = 0, .max = 1'000'000});
+  r.Uint("link_mbps", &s->link_mbps, {.min = 100, .max = 100'000});
+  r.Uint("update_period_ns", &s->update_period_ns, {.min = 100, .max = 1'000'000'000});
+  r.Uint("drain_mbps", &s->drain_mbps, {.min = 10, .max = 100'000});
+  r.Uint("fail_at_ns", &s->fail_at_ns, {.min = 1, .max = kMaxTimeNs, .zero_also = true});
+  r.RejectUnknownKeys();
+}
+
+void ParseTransportCommand(JsonObjectReader r, TransportCommand* c) {
+  r.Uint("at_ns", &c->at_ns, {.min = 0, .max = kMaxTimeNs});
+  r.Enum("command", &c->kind,
+         {{"to-standalone", TransportCommandKind::kToStandalone},
+          {"to-primary", TransportCommandKind::kToPrimary},
+          {"drop-secondary", TransportCommandKind::kDropSecondary},
+          {"add-secondary", TransportCommandKind::kAddSecondary}});
+  r.Uint("secondary", &c->secondary, {.min = 0, .max = 7});
+  r.RejectUnknownKeys();
+}
+
+void ParseTransport(JsonObjectReader r, TransportConfig* t) {
+  r.Enum("role", &t->role, {{"standalone", TransportRole::kStandalone}, {"primary", TransportRole::kPrimary}});
+  r.Enum("replication", &t->replication,
+         {{"eager", ReplicationScheme::kEager}, {"lazy", ReplicationScheme::kLazy}, {"chain", ReplicationScheme::kChain}});
+  r.Uint("update_bytes", &t->update_bytes, {.min = 4, .max = 64});
+  if (const json* secondaries = r.Array("secondaries", 0, 8)) {
+    t->secondaries.assign(secondaries->size(), SecondaryConfig{});
+    for (size_t i = 0; i < secondaries->size(); ++i) {
+      const std::string path = ElementPath(r.PathOf("secondaries"), i);
+      ParseSecondary(JsonObjectReader::ForValue((*secondaries)[i], path, r.errors()), &t->secondaries[i]);
+    }
+  }
+  if (const json* commands = r.Array("commands", 0, 64)) {
+    t->commands.assign(commands->size(), TransportCommand{});
+    for (size_t i = 0; i < commands->size(); ++i) {
+      const std::string path = ElementPath(r.PathOf("commands"), i);
+      ParseTransportCommand(JsonObjectReader::ForValue((*commands)[i], path, r.errors()), &t->commands[i]);
+      if (i > 0 && t->commands[i].at_ns < t->commands[i - 1].at_ns)
+        r.errors()->Add(path + ".at_ns", std::to_string(t->commands[i].at_ns) +
+                                             " is before the previous command's; commands are listed in time order");
+      if (t->commands[i].secondary >= t->secondaries.size() &&
+          (t->commands[i].kind == TransportCommandKind::kDropSecondary ||
+           t->commands[i].kind == TransportCommandKind::kAddSecondary))
+        r.errors()->Add(path + ".secondary", std::to_string(t->commands[i].secondary) + " names no secondary; " +
+                                                 std::to_string(t->secondaries.size()) + " are configured");
+    }
+  }
+  r.RejectUnknownKeys();
+}
+
+void ParseXssd(JsonObjectReader r, XssdConfig* x) {
+  r.Bool("enabled", &x->enabled);
+  ParseCmb(r.Object("cmb"), &x->cmb);
+  ParseCmbHost(r.Object("host"), &x->host);
+  ParseDestage(r.Object("destage"), &x->destage);
+  ParseTransport(r.Object("transport"), &x->transport);
+  r.RejectUnknownKeys();
+}
+
 void ParseDevice(JsonObjectReader r, DeviceConfig* d) {
   ParseGeometry(r.Object("geometry"), &d->geometry);
   ParseFlash(r.Object("flash"), &d->flash);
   ParseFtl(r.Object("ftl"), &d->ftl);
   ParseHostInterface(r.Object("host_interface"), &d->host_interface);
   ParseInstrumentation(r.Object("instrumentation"), &d->instrumentation);
+  ParseXssd(r.Object("xssd"), &d->xssd);
   r.RejectUnknownKeys();
 }
 
@@ -275,6 +370,21 @@ void ParseTrace(JsonObjectReader r, TraceConfig* t) {
   r.RejectUnknownKeys();
 }
 
+void ParseDbLog(JsonObjectReader r, DbLogConfig* d) {
+  r.Bool("enabled", &d->enabled);
+  r.Enum("target", &d->target, {{"cmb", DbLogTarget::kCmb}, {"nvme", DbLogTarget::kNvme}, {"none", DbLogTarget::kNone}});
+  r.Uint("workers", &d->workers, {.min = 1, .max = 64});
+  r.Uint("record_bytes", &d->record_bytes, {.min = 8, .max = kMiB});
+  r.Uint("txn_compute_ns", &d->txn_compute_ns, {.min = 0, .max = 1'000'000'000});
+  r.Uint("commit_queue", &d->commit_queue, {.min = 1, .max = 4096});
+  r.Uint("group_commit_bytes", &d->group_commit_bytes, {.min = 64, .max = 64 * kMiB});
+  r.Uint("group_timeout_ns", &d->group_timeout_ns, {.min = 1000, .max = kMaxCount});
+  r.Uint("transactions", &d->transactions, {.min = 0, .max = kMaxCount});
+  r.Uint("duration_ns", &d->duration_ns, {.min = 0, .max = kMaxTimeNs});
+  r.Uint("start_ns", &d->start_ns, {.min = 0, .max = kMaxTimeNs});
+  r.RejectUnknownKeys();
+}
+
 void ParseWorkload(JsonObjectReader r, WorkloadConfig* w) {
   if (const json* flows = r.Array("flows", 0, kMaxFlows)) {
     w->flows.assign(flows->size(), FlowConfig{});
@@ -284,6 +394,7 @@ void ParseWorkload(JsonObjectReader r, WorkloadConfig* w) {
     }
   }
   ParseTrace(r.Object("trace"), &w->trace);
+  ParseDbLog(r.Object("db_log"), &w->db_log);
   r.RejectUnknownKeys();
 }
 

@@ -81,6 +81,8 @@ nlohmann::json MetricsToJson(const Metrics& m) {
                             {"bytes_transferred", m.instr_bytes_transferred},
                             {"dram_utilization", m.instr_dram_utilization}};
   }
+  if (!m.xssd.is_null()) j["xssd"] = m.xssd;
+  if (!m.db_log.is_null()) j["db_log"] = m.db_log;
   return j;
 }
 
@@ -115,7 +117,23 @@ std::string MetricsToText(const Metrics& m) {
                 (unsigned long long)m.checkpoints, (unsigned long long)m.gc_runs,
                 (unsigned long long)m.gc_page_copies, (unsigned long long)m.gc_stalls,
                 (unsigned long long)m.power_failures, (unsigned long long)m.lost_pages, m.last_recovery_ns / 1e6);
-  return buf;
+  std::string text = buf;
+  if (!m.db_log.is_null()) {
+    std::snprintf(buf, sizeof buf, "db log    %s, %llu workers: %.0f txn/s, latency us mean %.1f p99 %.1f, %.1f MB/s\n",
+                  m.db_log.value("target", "").c_str(), (unsigned long long)m.db_log.value("workers", 0ull),
+                  m.db_log.value("txn_per_s", 0.0), m.db_log.value("latency_mean_us", 0.0),
+                  m.db_log.value("latency_p99_us", 0.0), m.db_log.value("log_mbps", 0.0));
+    text += buf;
+  }
+  if (!m.xssd.is_null()) {
+    std::snprintf(buf, sizeof buf, "xssd      counter %llu B, %llu TLPs, %llu destage pages (%llu with filler), %llu overrun B\n",
+                  (unsigned long long)m.xssd.value("credit_counter", 0ull), (unsigned long long)m.xssd.value("tlps", 0ull),
+                  (unsigned long long)m.xssd.value("destage_pages", 0ull),
+                  (unsigned long long)m.xssd.value("destage_filler_pages", 0ull),
+                  (unsigned long long)m.xssd.value("overrun_bytes", 0ull));
+    text += buf;
+  }
+  return text;
 }
 
 }  // namespace ssdp

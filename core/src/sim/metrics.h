@@ -51,6 +51,10 @@ struct Metrics {
   uint64_t instr_capacity_records = 0, instr_held_records = 0, instr_overwritten = 0;
   uint64_t instr_frozen_at_ns = 0, instr_transfers = 0, instr_bytes_transferred = 0;
   double instr_history_ms = 0, instr_records_per_s = 0, instr_capacity_s = 0, instr_dram_utilization = 0;
+  // X-SSD fast side (device.xssd) and the database log writer (workload.db_log):
+  // nested objects, null when off. Their keys are listed in docs/cli.md.
+  nlohmann::json xssd;
+  nlohmann::json db_log;
 };
 
 // The JSON object printed by `ssdplay run --format json` (nested by the dotted

@@ -40,13 +40,35 @@ Status Simulation::Create(const Scenario& scenario, std::unique_ptr<Simulation>*
   sim->flash_->SetListener(sim->ftl_.get());
   sim->host_ = std::make_unique<Host>(sc, &sim->events_, &sim->records_, sim->ftl_.get());
   sim->ftl_->SetClient(sim->host_.get(), sim->host_->requests());
+  const XssdConfig& xssd = sc.device.xssd;
+  const DbLogConfig& db_log = sc.workload.db_log;
+  const uint32_t log_first_lpn = uint32_t(sim->ftl_->LogicalPages() - xssd.destage.ring_pages);
+  if (xssd.enabled) {
+    // A DRAM-backed ring shares the controller DRAM with the data buffer.
+    if (xssd.cmb.backing == CmbBacking::kDram && !sim->dram_)
+      sim->dram_ = std::make_unique<DramPort>(XssdBackingMbps(xssd));
+    sim->flash_->SetDestageMode(xssd.destage.priority == DestagePriority::kDestage ? DestageMode::kDestageFirst
+                                : xssd.destage.priority == DestagePriority::kConventional
+                                    ? DestageMode::kConventionalFirst
+                                    : DestageMode::kNeutral);
+    sim->xssd_ = std::make_unique<XssdDevice>(sc, &sim->events_, &sim->records_, sim->ftl_.get(),
+                                              sim->host_->mutable_link(), sim->dram_.get(), sim->flash_->timing(),
+                                              log_first_lpn);
+  }
   sim->host_->SetInstrumentation(sim->instr_.get(), sim->dram_.get());
+  if (db_log.enabled) {
+    sim->db_log_ = std::make_unique<DbLogWriter>(sc, &sim->events_, &sim->records_, sim->host_.get(),
+                                                 sim->xssd_.get(), log_first_lpn);
+    sim->host_->SetInternalClient(sim->db_log_.get());
+  }
   Status s = sim->host_->Init();
   if (!s.ok()) return s;
   sim->ftl_->Precondition(sc.precondition, sc.seed);
   sim->ftl_->Resume(0);  // GC starts wherever preconditioning left a plane low
   sim->perf_last_channel_.resize(sim->flash_->Channels());
   sim->host_->Start(0);
+  if (sim->xssd_) sim->xssd_->Start(0);
+  if (sim->db_log_) sim->db_log_->Start(0);
   sim->events_.Push(sc.observation.perf_interval_ns, kEvPerfTick, 0);
   if (!sc.faults.power_fail_at_ns.empty()) sim->events_.Push(sc.faults.power_fail_at_ns[0], kEvPowerFail, 0);
   if (sim->instr_)
@@ -56,9 +78,11 @@ Status Simulation::Create(const Scenario& scenario, std::unique_ptr<Simulation>*
   return Status::Ok();
 }
 
+bool Simulation::WorkloadFinished() const { return host_->Finished() && (!db_log_ || db_log_->Finished()); }
+
 void Simulation::UpdateFinished() {
   if (finished_) return;
-  if (!recovering_ && next_fault_ >= scenario_.faults.power_fail_at_ns.size() && host_->Finished()) {
+  if (!recovering_ && next_fault_ >= scenario_.faults.power_fail_at_ns.size() && WorkloadFinished()) {
     finished_ = true;
   } else if (events_.Empty() && !recovering_) {
     finished_ = true;
@@ -77,7 +101,7 @@ bool Simulation::RunUntil(SimTime t) {
   if (!finished_ && (events_.Empty() || events_.NextTime() > scenario_.run.max_time_ns) &&
       t >= scenario_.run.max_time_ns) {
     finished_ = true;
-    time_limited_ = !host_->Finished();
+    time_limited_ = !WorkloadFinished();
     now_ = std::max(now_, std::min(t, scenario_.run.max_time_ns));
   } else if (!finished_) {
     now_ = std::max(now_, limit);
@@ -89,7 +113,7 @@ bool Simulation::RunEvents(uint64_t n) {
   for (uint64_t i = 0; i < n && !finished_; ++i) {
     if (events_.Empty() || events_.NextTime() > scenario_.run.max_time_ns) {
       finished_ = true;
-      time_limited_ = !host_->Finished();
+      time_limited_ = !WorkloadFinished();
       break;
     }
     Event e = events_.Pop();
@@ -116,7 +140,8 @@ void Simulation::Dispatch(const Event& e) {
     case kEvChannelDone: flash_->OnChannelDone(e.arg, e.time); break;
     case kEvPerfTick:
       EmitPerf(e.time);
-      if (!host_->Finished() || recovering_)
+      if (xssd_) xssd_->OnPerfTick(e.time);
+      if (!WorkloadFinished() || recovering_)
         events_.Push(e.time + scenario_.observation.perf_interval_ns, kEvPerfTick, 0);
       break;
     case kEvPowerFail:
@@ -127,6 +152,7 @@ void Simulation::Dispatch(const Event& e) {
       recovering_ = false;
       ftl_->Resume(e.time);
       host_->Resume(e.time);
+      if (db_log_) db_log_->AfterReboot(e.time);
       events_.Push(e.time + scenario_.observation.perf_interval_ns, kEvPerfTick, 0);
       if (next_fault_ < scenario_.faults.power_fail_at_ns.size())
         events_.Push(std::max(e.time, scenario_.faults.power_fail_at_ns[next_fault_]), kEvPowerFail, 0);
@@ -136,6 +162,27 @@ void Simulation::Dispatch(const Event& e) {
       break;
     case kEvInstrFreeze:
       if (instr_) instr_->Freeze(e.time);
+      break;
+    case kEvXssdDestage:
+      if (xssd_) xssd_->OnDestageEvent(e.time);
+      break;
+    case kEvXssdDrain:
+      if (xssd_) xssd_->OnDrainEvent(e.arg, e.time);
+      break;
+    case kEvXssdAdmin:
+      if (xssd_) xssd_->OnAdminCommand(e.arg, e.time);
+      break;
+    case kEvXssdLinkDown:
+      if (xssd_) xssd_->OnLinkDown(e.arg, e.time);
+      break;
+    case kEvXssdApi:
+      if (db_log_) db_log_->OnApiEvent(e.arg, e.time);
+      break;
+    case kEvXssdWorker:
+      if (db_log_) db_log_->OnWorkerEvent(e.arg, e.time);
+      break;
+    case kEvXssdFlusher:
+      if (db_log_) db_log_->OnFlusherEvent(e.time);
       break;
     default: break;
   }
@@ -183,6 +230,8 @@ bool Simulation::InjectBlockFailure(uint32_t block) {
 void Simulation::HandlePowerFail() {
   // Everything scheduled belongs to the powered device; it is all gone.
   events_.Clear();
+  if (db_log_) db_log_->PowerFail(now_);
+  if (xssd_) xssd_->BeforePowerLoss(now_);
   host_->PowerFail(now_);
   if (instr_) instr_->Clear();  // the cache is in DRAM: gone with the power
   if (dram_) dram_->Reset();
@@ -193,10 +242,17 @@ void Simulation::HandlePowerFail() {
   torn_pages_ += last_power_fail_.torn_pages;
   SimTime reboot = now_ + last_power_fail_.flush_ns + scenario_.faults.reboot_delay_ns;
   last_recovery_ = ftl_->Recover(reboot);
+  if (xssd_) xssd_->AfterReboot(last_recovery_.ready_at);
   if (scenario_.run.check_invariants) {
     invariant_status_ = ftl_->CheckInvariants();
     if (invariant_status_.ok() && last_power_fail_.lost_pages == 0)
       invariant_status_ = host_->VerifyAcknowledgedWrites(*ftl_);
+    if (invariant_status_.ok() && xssd_ && xssd_->last_crash().lost_acknowledged > 0)
+      invariant_status_ = Status::Internal(
+          "fast side: " + std::to_string(xssd_->last_crash().lost_acknowledged) +
+          " acknowledged bytes not readable after reboot (acknowledged up to " +
+          std::to_string(xssd_->last_crash().host_acknowledged) + ", readable up to " +
+          std::to_string(xssd_->last_crash().durable_after_reboot) + ")");
   }
   recovering_ = true;
   events_.Push(last_recovery_.ready_at, kEvRecoveryDone, 0);
@@ -329,9 +385,105 @@ Metrics Simulation::GetMetrics() const {
     m.instr_bytes_transferred = instr_bytes_transferred_;
     if (dram_ && now_ > 0) m.instr_dram_utilization = double(dram_->BusyNs()) / double(now_);
   }
+  if (xssd_) m.xssd = XssdMetrics();
+  if (db_log_) m.db_log = DbLogMetrics();
   m.records_written = const_cast<RecordRing&>(records_).Written();
   m.records_lost = const_cast<RecordRing&>(records_).Lost();
   return m;
+}
+
+nlohmann::json Simulation::XssdMetrics() const {
+  const XssdDevice& x = *xssd_;
+  const CmbRing& ring = x.ring();
+  const DestageStats& ds = x.destager().stats();
+  const XssdConfig& c = scenario_.device.xssd;
+  nlohmann::json j;
+  j["backing"] = c.cmb.backing == CmbBacking::kDram ? "dram" : "sram";
+  j["ring_bytes"] = ring.params().ring_bytes;
+  j["queue_bytes"] = ring.params().queue_bytes;
+  j["write_mode"] = c.host.write_mode == CmbWriteMode::kUncached ? "uncached" : "write-combining";
+  j["chunk_bytes"] = c.host.chunk_bytes;
+  j["bytes_arrived"] = ring.stats().bytes_arrived;
+  j["credit_counter"] = ring.CounterAt(now_);
+  j["host_tail"] = const_cast<XssdDevice&>(x).host_tail();
+  j["host_acknowledged"] = x.HostAcknowledged();
+  j["tlps"] = x.TlpsSent();
+  j["wire_bytes"] = x.WireBytes();
+  j["counter_reads"] = x.CounterReads();
+  j["max_queue_bytes"] = ring.stats().max_queue_bytes;
+  j["ring_full_waits"] = ring.stats().ring_full_waits;
+  j["overrun_bytes"] = x.OverrunBytes();
+  j["status_bits"] = x.StatusBits();
+  j["destage_pages"] = ds.pages;
+  j["destage_filler_pages"] = ds.filler_pages;
+  j["destage_filler_bytes"] = ds.filler_bytes;
+  j["destage_payload_bytes"] = ds.payload_bytes;
+  j["destage_retries"] = ds.retries;
+  j["destage_durable"] = x.destager().DurablePos();
+  j["destage_page_us_mean"] = ds.pages ? double(ds.page_ns_total) / 1000.0 / double(ds.pages) : 0.0;
+  j["ingest_mbps"] = now_ > 0 ? double(ring.stats().bytes_arrived) * 1000.0 / double(now_) : 0.0;
+  const Transport& t = x.transport();
+  j["role"] = t.IsPrimary() ? "primary" : "standalone";
+  j["update_share"] = t.UpdateShare();
+  nlohmann::json secondaries = nlohmann::json::array();
+  for (uint32_t i = 0; i < t.Secondaries(); ++i) {
+    const SecondaryStatus& st = t.Status(i);
+    nlohmann::json s;
+    s["active"] = st.active;
+    s["link_up"] = st.link_up;
+    s["counter"] = t.Ring(i).CounterAt(now_);
+    s["shadow"] = t.Shadow(i, now_);
+    s["mirrored_bytes"] = st.mirrored_bytes;
+    s["drained_bytes"] = st.drained_bytes;
+    s["repl_delay_count"] = st.repl_delay.Count();
+    s["repl_delay_min_us"] = st.repl_delay.Count() ? double(st.repl_delay.Percentile(0)) / 1000.0 : 0.0;
+    s["repl_delay_p50_us"] = st.repl_delay.Count() ? double(st.repl_delay.Percentile(50)) / 1000.0 : 0.0;
+    s["repl_delay_p99_us"] = st.repl_delay.Count() ? double(st.repl_delay.Percentile(99)) / 1000.0 : 0.0;
+    s["repl_delay_max_us"] = st.repl_delay.Count() ? double(st.repl_delay.Max()) / 1000.0 : 0.0;
+    secondaries.push_back(s);
+  }
+  j["secondaries"] = secondaries;
+  const XssdCrashReport& cr = x.last_crash();
+  if (cr.happened) {
+    j["crash"] = {{"at_ns", cr.at},
+                  {"host_acknowledged", cr.host_acknowledged},
+                  {"counter_at_loss", cr.counter_at_loss},
+                  {"queued_lost", cr.queued_lost},
+                  {"beyond_gap", cr.beyond_gap},
+                  {"destaged_on_capacitors", cr.destaged_on_capacitors},
+                  {"capacitor_ns", cr.capacitor_ns},
+                  {"durable_after_reboot", cr.durable_after_reboot},
+                  {"extra_tail", cr.durable_after_reboot - std::min(cr.durable_after_reboot, cr.host_acknowledged)},
+                  {"lost_acknowledged", cr.lost_acknowledged}};
+  }
+  return j;
+}
+
+nlohmann::json Simulation::DbLogMetrics() const {
+  const DbLogStats& s = db_log_->stats();
+  const DbLogConfig& c = scenario_.workload.db_log;
+  nlohmann::json j;
+  j["target"] = c.target == DbLogTarget::kCmb ? "cmb" : c.target == DbLogTarget::kNvme ? "nvme" : "none";
+  j["workers"] = c.workers;
+  j["transactions"] = s.transactions;
+  j["groups"] = s.groups;
+  j["log_bytes"] = s.log_bytes;
+  double span = s.last_commit > s.started ? double(s.last_commit - s.started) / 1e9 : 0.0;
+  j["txn_per_s"] = span > 0 ? double(s.transactions) / span : 0.0;
+  j["log_mbps"] = span > 0 ? double(s.log_bytes) / 1e6 / span : 0.0;
+  j["latency_mean_us"] = s.latency.Count() ? s.latency.Mean() / 1000.0 : 0.0;
+  j["latency_p50_us"] = s.latency.Count() ? double(s.latency.Percentile(50)) / 1000.0 : 0.0;
+  j["latency_p99_us"] = s.latency.Count() ? double(s.latency.Percentile(99)) / 1000.0 : 0.0;
+  j["group_bytes_mean"] = s.groups ? double(s.log_bytes) / double(s.groups) : 0.0;
+  j["flush_us_mean"] = s.groups ? double(s.flush_ns_total) / 1000.0 / double(s.groups) : 0.0;
+  j["timeout_groups"] = s.timeout_groups;
+  j["worker_waits"] = s.worker_waits;
+  j["fsync_errors"] = s.fsync_errors;
+  j["fatal_overrun"] = s.fatal_overrun;
+  j["tail_read_bytes"] = s.tail_read_bytes;
+  j["tail_extra_bytes"] = s.tail_extra_bytes;
+  j["tail_read_us"] = double(s.tail_read_ns) / 1000.0;
+  return j;
 }
 
 }  // namespace ssdp

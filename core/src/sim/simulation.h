@@ -15,6 +15,8 @@
 #include "scenario/scenario.h"
 #include "sim/metrics.h"
 #include "util/status.h"
+#include "xssd/db_log_writer.h"
+#include "xssd/xssd_device.h"
 
 namespace ssdp {
 
@@ -48,6 +50,10 @@ class Simulation {
   // Runs an instrumentation vendor command now (the UI's buttons).
   void RunInstrumentationCommand(const InstrumentationCommand& command);
   RecordRing& records() { return records_; }
+  // The X-SSD fast side and the database log writer (null when off).
+  const XssdDevice* xssd() const { return xssd_.get(); }
+  XssdDevice* mutable_xssd() { return xssd_.get(); }
+  const DbLogWriter* db_log() const { return db_log_.get(); }
   const Ftl& ftl() const { return *ftl_; }
   const FlashArray& flash() const { return *flash_; }
   const Host& host() const { return *host_; }
@@ -65,6 +71,9 @@ class Simulation {
   void HandlePowerFail();
   void EmitPerf(SimTime now);
   void UpdateFinished();
+  bool WorkloadFinished() const;
+  nlohmann::json XssdMetrics() const;
+  nlohmann::json DbLogMetrics() const;
 
   Scenario scenario_;
   EventQueue events_;
@@ -74,6 +83,8 @@ class Simulation {
   std::unique_ptr<Host> host_;
   std::unique_ptr<DramPort> dram_;
   std::unique_ptr<InstrumentationCache> instr_;
+  std::unique_ptr<XssdDevice> xssd_;
+  std::unique_ptr<DbLogWriter> db_log_;
   std::vector<Record> transferred_;
   uint64_t instr_transfers_ = 0, instr_bytes_transferred_ = 0;
   SimTime now_ = 0;
