@@ -174,4 +174,15 @@ describe('WebAssembly and native builds agree', () => {
       expect(wasm, name).toEqual(native);
     }
   });
+  it.runIf(haveCli || process.env.CI)('the X-SSD scenarios give identical metrics, crash and replication included', () => {
+    expect(haveCli, `${cli} is built by the core stage of npm test`).toBe(true);
+    for (const name of ['log-sram.json', 'crash.json', 'replication.json', 'link-failure.json']) {
+      const file = join(repo, 'scenarios/xssd', name);
+      const native = JSON.parse(execFileSync(cli, ['run', file, '--format', 'json'], { encoding: 'utf8' })) as Metrics;
+      const { metrics: wasm } = runAll(readFileSync(file, 'utf8'));
+      native.sim.wall_s = 0;
+      wasm.sim.wall_s = 0;
+      expect(wasm, name).toEqual(native);
+    }
+  });
 });
