@@ -17,6 +17,9 @@ void Flatten(const nlohmann::json& j, const std::string& prefix,
   if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it)
       Flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), fn);
+  } else if (j.is_array()) {
+    // Elements are named as --set names them: xssd.secondaries[0].counter.
+    for (size_t i = 0; i < j.size(); ++i) Flatten(j[i], prefix + "[" + std::to_string(i) + "]", fn);
   } else {
     fn(prefix, j);
   }

@@ -11,6 +11,7 @@ import type { Metrics } from './protocol';
 import { REQUEST_ROW, REQUEST_STAGES } from './protocol';
 import { ModelSession } from './session';
 import { RECORD_BYTES, RecordKind, decodeRecords } from './records';
+import { metricsToCsv, metricsToJson } from '../exports/metricsFormat';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const wasmDir = join(repo, 'web/public/wasm');
@@ -183,6 +184,18 @@ describe('WebAssembly and native builds agree', () => {
       native.sim.wall_s = 0;
       wasm.sim.wall_s = 0;
       expect(wasm, name).toEqual(native);
+    }
+  });
+  it.runIf(haveCli || process.env.CI)('the page exports X-SSD metrics byte for byte as the CLI prints them', () => {
+    expect(haveCli, `${cli} is built by the core stage of npm test`).toBe(true);
+    const file = join(repo, 'scenarios/xssd/replication.json');
+    const { metrics } = runAll(readFileSync(file, 'utf8'));
+    metrics.sim.wall_s = 0;
+    for (const format of ['csv', 'json'] as const) {
+      const native = execFileSync(cli, ['run', file, '--format', format], { encoding: 'utf8' })
+        .replace(/wall_s,[^\n]*/, 'wall_s,0.0')
+        .replace(/"wall_s": [^,\n]*/, '"wall_s": 0.0');
+      expect(format === 'csv' ? metricsToCsv(metrics) : metricsToJson(metrics), format).toBe(native);
     }
   });
 });

@@ -15,6 +15,10 @@ const DOUBLE_PATHS: RegExp[] = [
   /^host\.(read|write)\.lat_us\.(mean|p50|p99|p999|max)$/,
   /^flash\.(channel|die)_utilization$/,
   /^ftl\.waf$/,
+  /^instrumentation\.(history_ms|records_per_s|capacity_s|dram_utilization)$/,
+  /^xssd\.(destage_page_us_mean|ingest_mbps|update_share)$/,
+  /^xssd\.secondaries\[\d+\]\.repl_delay_(min|p50|p99|max)_us$/,
+  /^db_log\.(txn_per_s|log_mbps|latency_(mean|p50|p99)_us|group_bytes_mean|flush_us_mean|tail_read_us)$/,
 ];
 
 export function isDoublePath(path: string): boolean {
@@ -67,14 +71,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** [dotted path, value] for every leaf, keys sorted at each level (the CLI's order). */
+/**
+ * [dotted path, value] for every leaf, keys sorted at each level (the CLI's
+ * order); array elements are named path[i].
+ */
 export function flattenMetrics(metrics: unknown, prefix = ''): [string, unknown][] {
+  if (Array.isArray(metrics)) return metrics.flatMap((v, i) => flattenMetrics(v, `${prefix}[${i}]`));
   if (!isObject(metrics)) return prefix === '' ? [] : [[prefix, metrics]];
   const out: [string, unknown][] = [];
   for (const key of sortedKeys(metrics)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     const v = metrics[key];
-    if (isObject(v)) out.push(...flattenMetrics(v, path));
+    if (isObject(v) || Array.isArray(v)) out.push(...flattenMetrics(v, path));
     else out.push([path, v]);
   }
   return out;
@@ -93,7 +101,7 @@ export function metricsToJson(metrics: unknown): string {
     if (Array.isArray(value)) {
       if (value.length === 0) return '[]';
       const inner = indent + '  ';
-      return `[\n${value.map((v) => inner + write(v, path, inner)).join(',\n')}\n${indent}]`;
+      return `[\n${value.map((v, i) => inner + write(v, `${path}[${i}]`, inner)).join(',\n')}\n${indent}]`;
     }
     if (isObject(value)) {
       const keys = sortedKeys(value);
