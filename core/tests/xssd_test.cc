@@ -230,6 +230,52 @@ TEST(XssdTest, TheAllocatorViewHoldsTheDestageUntilFreed) {
   EXPECT_EQ(x->destager().DurablePos(), 65536u);
 }
 
+TEST(XssdTest, APartialPageIsPaddedWithFillerOnceItWaitedTheThreshold) {
+  // 2 KiB groups every ~100 us: a page never fills before the threshold.
+  Scenario s = Load("log-sram.json", {"workload.db_log.group_commit_bytes=2048"});
+  Metrics m = RunScenario(s);
+  const uint64_t page = s.device.geometry.page_bytes;
+  uint64_t pages = m.xssd["destage_pages"], filler_pages = m.xssd["destage_filler_pages"];
+  EXPECT_GT(filler_pages, 0u);
+  EXPECT_EQ(pages * page, m.xssd["destage_payload_bytes"].get<uint64_t>() + m.xssd["destage_filler_bytes"].get<uint64_t>());
+  // With a threshold longer than the run, only full pages are cut.
+  s.device.xssd.destage.latency_threshold_ns = 1'000'000'000;
+  Metrics patient = RunScenario(s);
+  EXPECT_EQ(patient.xssd["destage_filler_pages"], 0u);
+  EXPECT_LT(patient.xssd["destage_pages"].get<uint64_t>(), pages);
+}
+
+TEST(XssdTest, ChainReplicationAcknowledgesWhatTheLastSecondaryHas) {
+  Scenario s = Load("replication.json", {"device.xssd.transport.replication=chain"});
+  s.device.xssd.transport.secondaries.push_back(s.device.xssd.transport.secondaries[0]);
+  auto sim = testing::MustCreate(s);
+  for (SimTime t = 1'000'000; t <= 20'000'000; t += 1'000'000) {
+    sim->RunUntil(t);
+    // The host never sees more than the end of the chain holds.
+    EXPECT_LE(sim->xssd()->HostAcknowledged(), sim->xssd()->transport().Ring(1).CounterAt(t));
+  }
+  sim->RunToEnd();
+  const Transport& tr = sim->xssd()->transport();
+  EXPECT_GT(tr.Status(1).repl_delay.Percentile(50), tr.Status(0).repl_delay.Percentile(50));
+}
+
+TEST(XssdTest, AdminCommandsSwitchTheTransportRole) {
+  Scenario s = Load("replication.json");
+  s.device.xssd.transport.commands = {{.at_ns = 10'000'000, .kind = TransportCommandKind::kToStandalone}};
+  auto sim = testing::MustCreate(s);
+  sim->RunUntil(9'000'000);
+  EXPECT_TRUE(sim->xssd()->transport().IsPrimary());
+  EXPECT_GT(sim->xssd()->transport().UpdateShare(), 0.0);
+  sim->RunToEnd();
+  Metrics m = sim->GetMetrics();
+  EXPECT_EQ(m.xssd["role"], "standalone");
+  EXPECT_EQ(m.xssd["update_share"].get<double>(), 0.0);
+  // Standalone, the secondary stops receiving: it holds about half the log.
+  uint64_t mirrored = m.xssd["secondaries"][0]["mirrored_bytes"];
+  EXPECT_LT(mirrored, m.xssd["host_tail"].get<uint64_t>() * 6 / 10);
+  EXPECT_GT(mirrored, m.xssd["host_tail"].get<uint64_t>() * 4 / 10);
+}
+
 TEST(XssdTest, SameScenarioSameResult) {
   Scenario s = Load("crash.json");
   Metrics a = RunScenario(s), b = RunScenario(s);
