@@ -363,5 +363,330 @@ TEST(AnalysisTest, PowerFailureDropsInFlightRequestsAndOps) {
       if (a.op(i).start_ns <= s.faults.power_fail_at_ns[0]) ASSERT_NE(a.op(i).end_ns, DieOp::kOpen);
 }
 
+// ---- GC delays, per-plane / over-time GC, request schedules -------------------
+
+// A hand-made stream where every number is known: die 0 (planes 0 and 1) has
+// a GC run on plane 1 whose copy (a read, then a program) holds the die while
+// a write waits for a buffer slot; the flush that frees the slot runs on
+// plane 0 of the same die. A run on plane 0 shares only the read's
+// multi-plane batch, so it held the die for less time; die 1 runs an
+// unrelated GC. Neither may be named.
+TEST(AnalysisTest, HandMadeWriteHeldUpByGcNamesTheRunThatHeldItsDie) {
+  AnalysisParams p;
+  p.program_ns = 800;
+  p.erase_ns = 3000;
+  p.planes_per_die = 2;
+  p.dies_per_channel = 2;
+  p.dies = 2;
+  p.pages_per_block = 4;
+  p.blocks_per_plane = 8;  // plane 1 = blocks 8..15 = pages 32..63
+  p.writes_wait_for_program = true;
+  auto rec = [](uint64_t t, RecordKind k, uint16_t unit, uint32_t id, uint64_t a, uint64_t b) {
+    return Record{t, k, unit, id, a, b};
+  };
+  const uint64_t flush = uint64_t(OpPurpose::kFlush), gc_read = uint64_t(OpPurpose::kGcRead),
+                 gc_write = uint64_t(OpPurpose::kGcWrite), gc_erase = uint64_t(OpPurpose::kGcErase);
+  const uint32_t read = uint32_t(FlashOpKind::kRead), program = uint32_t(FlashOpKind::kProgram),
+                 erase = uint32_t(FlashOpKind::kErase);
+  std::vector<Record> r = {
+      rec(0, RecordKind::kGcStart, 1, 9, 2, 0),             // plane 1, victim block 9, 2 valid pages
+      rec(0, RecordKind::kGcStart, 2, 17, 5, 0),            // plane 2 (die 1): unrelated
+      rec(0, RecordKind::kGcStart, 0, 1, 1, 0),             // plane 0, victim block 1: 1 valid page
+      rec(0, RecordKind::kRequestSubmit, 0, 7, 4096, 16384),
+      rec(5, RecordKind::kRequestFetched, 0, 7, 0, 0),
+      rec(10, RecordKind::kFlashOpStart, 0, read, 36, gc_read),  // page 36: block 9
+      rec(10, RecordKind::kFlashOpStart, 0, read, 4, gc_read),   // same batch, plane 0's run
+      rec(20, RecordKind::kRequestTranslated, 0, 7, 1, 0),
+      rec(30, RecordKind::kFlashOpStart, 1, erase, 68, gc_erase),  // die 1
+      rec(50, RecordKind::kFlashOpEnd, 0, read, 4, gc_read),
+      rec(60, RecordKind::kFlashOpEnd, 0, read, 36, gc_read),
+      rec(60, RecordKind::kFlashOpStart, 0, program, 41, gc_write),  // page 41: block 10, plane 1
+      rec(900, RecordKind::kFlashOpEnd, 0, program, 41, gc_write),
+      rec(900, RecordKind::kFlashOpStart, 0, program, 0, flush),  // plane 0
+      rec(1700, RecordKind::kFlashOpEnd, 0, program, 0, flush),
+      rec(1700, RecordKind::kRequestGcWait, 0, 7, 1680, 0),
+      rec(1760, RecordKind::kRequestDmaDone, 0, 7, 1700, 0),
+      rec(1800, RecordKind::kRequestComplete, 0, 7, 1800, 0),
+      rec(3030, RecordKind::kFlashOpEnd, 1, erase, 68, gc_erase),
+      rec(3030, RecordKind::kErase, 2, 17, 1, 0),
+      rec(3030, RecordKind::kGcEnd, 2, 17, 0, 3030),
+      rec(4000, RecordKind::kFlashOpStart, 0, erase, 36, gc_erase),
+      rec(7000, RecordKind::kFlashOpEnd, 0, erase, 36, gc_erase),
+      rec(7000, RecordKind::kErase, 1, 9, 1, 0),
+      rec(7000, RecordKind::kGcEnd, 1, 9, 2, 7000),
+      rec(8000, RecordKind::kErase, 0, 1, 1, 0),
+      rec(8000, RecordKind::kGcEnd, 0, 1, 1, 8000),
+  };
+  RecordAnalysis a(p);
+  a.Add(r.data(), r.size());
+  a.Finish();
+  const RequestTimeline* w = a.Find(7);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->stage_ns[size_t(Stage::kBufferWait)], 1680u);
+
+  GcDelay d = a.GcDelayOf(*w);
+  ASSERT_TRUE(d.waited);
+  EXPECT_EQ(d.die, 0u) << "the flush that freed the slot ran on die 0";
+  EXPECT_EQ(d.from_ns, 20u);
+  EXPECT_EQ(d.to_ns, 900u) << "the wait for the die ends when the flush starts";
+  EXPECT_EQ(d.gc_ops, 3u);
+  EXPECT_EQ(d.gc_busy_ns, (60u - 20u) + (900u - 60u))
+      << "GC time is die time from the moment the write waited: the batch's two reads count once";
+  ASSERT_TRUE(d.delayed());
+  EXPECT_EQ(a.gc_runs()[d.run].plane, 1u);
+  EXPECT_EQ(a.gc_runs()[d.run].victim, 9u);
+
+  Summary s = Summarize(a, 1);
+  ASSERT_EQ(s.gc_delays.delayed, 1u);
+  EXPECT_EQ(s.gc_delays.waited, 1u);
+  ASSERT_EQ(s.gc_delays.rows.size(), 1u);
+  EXPECT_EQ(s.gc_delays.rows[0].valid_pages, 2u);
+  EXPECT_EQ(s.gc_delays.rows[0].copies, 2u);
+  EXPECT_TRUE(s.gc_delays.rows[0].copies_known);
+  ASSERT_EQ(s.gc_delays.by_valid_pages.size(), 3u);
+  EXPECT_EQ(s.gc_delays.by_valid_pages[2], 1u);
+
+  // Its schedule: die 0 only, the GC copy on plane 1, the freeing flush on plane 0.
+  RequestSchedule sc = a.Schedule(*w);
+  ASSERT_TRUE(sc.valid);
+  ASSERT_EQ(sc.lanes.size(), 1u);
+  EXPECT_EQ(sc.lanes[0].die, 0u);
+  ASSERT_EQ(sc.lanes[0].segments.size(), 4u);
+  for (const ScheduleSegment& g : sc.lanes[0].segments) {
+    if (g.purpose == uint8_t(OpPurpose::kFlush)) {
+      EXPECT_EQ(g.role, ScheduleSegment::kFreedSlot);
+      EXPECT_EQ(g.plane, 0u);
+      EXPECT_EQ(g.end_ns, w->ready_ns);
+    } else {
+      EXPECT_EQ(g.plane, g.start_ns == 10 && g.end_ns == 50 ? 0u : 1u) << "GC ops on the victim's plane";
+      EXPECT_EQ(g.role, ScheduleSegment::kOther);
+    }
+  }
+  ASSERT_EQ(sc.gc_runs.size(), 2u) << "only die 0's GC overlaps the lanes";
+  EXPECT_EQ(sc.gc_runs[0].victim + sc.gc_runs[1].victim, 1u + 9u);
+
+  // GC per plane and over time: one copy-then-erase run on plane 1, one
+  // erase-only run on plane 2, and every nanosecond of both in the bins.
+  GcBreakdown g = a.Gc();
+  ASSERT_EQ(g.by_plane.size(), 3u);
+  EXPECT_EQ(g.by_plane[0].plane, 0u);
+  EXPECT_EQ(g.by_plane[0].copy_then_erase.total_ns, 8000u);
+  EXPECT_EQ(g.by_plane[1].plane, 1u);
+  EXPECT_EQ(g.by_plane[1].copy_then_erase.runs, 1u);
+  EXPECT_EQ(g.by_plane[1].copy_then_erase.total_ns, 7000u);
+  EXPECT_EQ(g.by_plane[1].erase_only.runs, 0u);
+  EXPECT_EQ(g.by_plane[2].plane, 2u);
+  EXPECT_EQ(g.by_plane[2].erase_only.runs, 1u);
+  EXPECT_EQ(g.by_plane[2].erase_only.total_ns, 3030u);
+  uint64_t eo = 0, cp = 0, eo_runs = 0, cp_runs = 0;
+  for (const GcTimeBin& b : g.over_time) {
+    eo += b.erase_only_ns;
+    cp += b.copy_ns;
+    eo_runs += b.erase_only_runs;
+    cp_runs += b.copy_runs;
+  }
+  EXPECT_EQ(eo, 3030u);
+  EXPECT_EQ(cp, 7000u + 8000u);
+  EXPECT_EQ(eo_runs, 1u);
+  EXPECT_EQ(cp_runs, 2u);
+  EXPECT_GT(g.over_time.front().copy_ns, 0u);
+  EXPECT_EQ(g.over_time.back().erase_only_ns, 0u) << "the erase-only run ended early";
+}
+
+TEST_F(MixedRunTest, GcPerPlaneAndOverTimeAccountForEveryRunInTheRecords) {
+  // From the raw records: runs and copies per plane, and the plane-time in GC
+  // (gc_end.b is each run's duration).
+  std::vector<uint64_t> runs_by_plane, copies_by_plane;
+  uint64_t gc_ns = 0, starts = 0;
+  for (const Record& r : run_->records) {
+    if (r.kind == RecordKind::kGcStart) ++starts;
+    if (r.kind != RecordKind::kGcEnd) continue;
+    if (runs_by_plane.size() <= r.unit) runs_by_plane.resize(r.unit + 1, 0), copies_by_plane.resize(r.unit + 1, 0);
+    ++runs_by_plane[r.unit];
+    copies_by_plane[r.unit] += r.a;
+    gc_ns += r.b;
+  }
+  GcBreakdown g = analysis_->Gc();
+  ASSERT_GT(g.complete, 5u);
+  ASSERT_EQ(g.open_at_end, 0u) << "the late read keeps the run going until GC is done";
+  uint64_t planes_with_runs = 0;
+  for (uint64_t n : runs_by_plane) planes_with_runs += n > 0;
+  ASSERT_EQ(g.by_plane.size(), planes_with_runs);
+  for (size_t i = 0; i < g.by_plane.size(); ++i) {
+    const GcPlaneStats& ps = g.by_plane[i];
+    if (i > 0) EXPECT_LT(g.by_plane[i - 1].plane, ps.plane);
+    EXPECT_EQ(ps.erase_only.runs + ps.copy_then_erase.runs, runs_by_plane[ps.plane]) << "plane " << ps.plane;
+    EXPECT_EQ(ps.copy_then_erase.copies, copies_by_plane[ps.plane]) << "plane " << ps.plane;
+    EXPECT_EQ(ps.erase_only.copies, 0u);
+  }
+  uint64_t binned_ns = 0, binned_runs = 0;
+  for (const GcTimeBin& b : g.over_time) {
+    binned_ns += b.erase_only_ns + b.copy_ns;
+    binned_runs += b.erase_only_runs + b.copy_runs;
+    EXPECT_LE(b.erase_only_ns + b.copy_ns, g.bin_ns * analysis_->params().dies * analysis_->params().planes_per_die)
+        << "no more plane-time than there are planes";
+  }
+  EXPECT_EQ(binned_ns, gc_ns);
+  EXPECT_EQ(binned_runs, starts);
+  EXPECT_EQ(g.over_time.size() * g.bin_ns >= analysis_->last_ns() - g.bins_first_ns, true);
+}
+
+TEST_F(MixedRunTest, GcDelaysNameARunOnTheDieTheRequestWaitedFor) {
+  // The flush whose end freed a write's last slot, from the raw records.
+  std::vector<std::pair<uint64_t, uint16_t>> flush_ends;  // (time, die)
+  std::vector<std::pair<uint32_t, uint64_t>> valid_at_start;  // (plane << 20 | victim, valid)
+  for (const Record& r : run_->records) {
+    if (r.kind == RecordKind::kFlashOpEnd && (r.b & 0xff) == uint64_t(OpPurpose::kFlush))
+      flush_ends.push_back({r.time_ns, r.unit});
+    if (r.kind == RecordKind::kGcStart) valid_at_start.push_back({uint32_t(r.unit) << 20 | r.id, r.a});
+  }
+  const AnalysisParams& p = analysis_->params();
+  uint64_t waited = 0, delayed = 0, reads = 0, writes = 0;
+  for (const RequestTimeline& t : analysis_->requests()) {
+    GcDelay d = analysis_->GcDelayOf(t);
+    const bool should_wait = (t.is_read && t.flash_slices > 0) || (!t.is_read && t.stage_ns[size_t(Stage::kBufferWait)] > 0);
+    ASSERT_EQ(d.waited, should_wait) << "request " << t.id;
+    if (!d.waited) continue;
+    ++waited;
+    if (t.is_read) {
+      EXPECT_EQ(d.die, t.critical.die);
+      EXPECT_EQ(d.to_ns - d.from_ns, t.critical.start_ns - t.critical.scheduled_ns);
+    } else {
+      auto f = std::lower_bound(flush_ends.begin(), flush_ends.end(), std::make_pair(t.ready_ns, uint16_t(0)));
+      ASSERT_NE(f, flush_ends.end());
+      ASSERT_EQ(f->first, t.ready_ns) << "a waiting write gets its slot when a flush ends";
+      EXPECT_EQ(d.die, f->second);
+      EXPECT_EQ(d.from_ns, t.translated_ns);
+    }
+    EXPECT_LE(d.gc_busy_ns, d.to_ns - d.from_ns) << "GC cannot hold a die longer than the wait";
+    if (!d.delayed()) {
+      EXPECT_EQ(d.gc_ops, 0u) << "every GC op belongs to a run on its plane";
+      continue;
+    }
+    ++delayed;
+    (t.is_read ? reads : writes)++;
+    EXPECT_GT(d.gc_busy_ns, 0u);
+    const GcRun& run = analysis_->gc_runs()[d.run];
+    EXPECT_EQ(run.plane / p.planes_per_die, d.die) << "GC copies stay on the victim's plane, so on its die";
+    EXPECT_TRUE(run.start_ns < d.to_ns && run.end_ns > d.from_ns) << "the run overlaps the wait";
+  }
+  ASSERT_GT(delayed, 10u) << "the scenario must hold requests up behind GC";
+  EXPECT_GT(reads, 0u);
+  EXPECT_GT(writes, 0u);
+
+  Summary s = Summarize(*analysis_, 3);
+  const GcDelaySummary& gd = s.gc_delays;
+  EXPECT_EQ(gd.waited, waited);
+  EXPECT_EQ(gd.delayed, delayed);
+  uint64_t hist = 0;
+  for (uint64_t n : gd.by_valid_pages) hist += n;
+  EXPECT_EQ(hist, delayed);
+  ASSERT_EQ(gd.rows.size(), std::min<uint64_t>(delayed, GcDelaySummary::kMaxRows));
+  for (size_t i = 0; i < gd.rows.size(); ++i) {
+    const GcDelayedRequest& x = gd.rows[i];
+    if (i > 0) EXPECT_GE(gd.rows[i - 1].latency_ns, x.latency_ns) << "slowest first";
+    // The valid pages are the gc_start record's, for that plane and victim.
+    auto v = std::find_if(valid_at_start.begin(), valid_at_start.end(),
+                          [&](const auto& e) { return e.first == (uint32_t(x.plane) << 20 | x.victim); });
+    ASSERT_NE(v, valid_at_start.end());
+    EXPECT_EQ(x.valid_pages, v->second);
+    EXPECT_LE(x.gc_busy_ns, x.wait_ns);
+    const RequestTimeline* t = analysis_->Find(x.id);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(x.latency_ns, t->latency_ns);
+  }
+  nlohmann::json j = SummaryToJson(s);
+  EXPECT_EQ(j["gc_delays"]["delayed"], delayed);
+  EXPECT_EQ(j["gc_delays"]["rows"].size(), gd.rows.size());
+  EXPECT_EQ(j["gc_delays"]["rows"][0].size(), j["gc_delays"]["columns"].size());
+}
+
+TEST_F(MixedRunTest, SchedulesShowEveryOpOnTheDiesARequestDependedOn) {
+  uint64_t reads = 0, writes = 0;
+  for (const RequestTimeline& t : analysis_->requests()) {
+    RequestSchedule sc = analysis_->Schedule(t, 16, 1000);
+    const bool flash = t.is_read && t.flash_slices > 0;
+    const bool waited = !t.is_read && t.stage_ns[size_t(Stage::kBufferWait)] > 0;
+    ASSERT_EQ(sc.valid, flash || waited) << "request " << t.id;
+    if (!sc.valid) continue;
+    (flash ? reads : writes)++;
+    size_t own = 0, freed = 0;
+    bool has_critical = false;
+    for (const RequestSchedule::Lane& lane : sc.lanes) {
+      has_critical |= lane.die == t.critical.die;
+      // Unmerged, the lane holds exactly the die's ops in the window, and
+      // each plane does one op at a time.
+      size_t ops = 0;
+      for (uint32_t i : analysis_->DieOpIndexes(lane.die)) {
+        const DieOp& op = analysis_->op(i);
+        ops += op.start_ns < sc.to_ns && op.end_ns > sc.from_ns;
+      }
+      ASSERT_EQ(lane.segments.size(), ops) << "request " << t.id << " die " << lane.die;
+      std::vector<uint64_t> plane_free(analysis_->params().planes_per_die, 0);
+      for (const ScheduleSegment& g : lane.segments) {
+        ASSERT_LT(g.plane, plane_free.size());
+        EXPECT_GE(g.start_ns, plane_free[g.plane]) << "request " << t.id << ": ops on one plane overlap";
+        plane_free[g.plane] = g.end_ns;
+        EXPECT_TRUE(g.start_ns < sc.to_ns && g.end_ns > sc.from_ns);
+        EXPECT_EQ(g.count, 1u);
+        if (g.role == ScheduleSegment::kOwnRead) {
+          ++own;
+          EXPECT_EQ(g.kind, uint8_t(FlashOpKind::kRead));
+        }
+        if (g.role == ScheduleSegment::kFreedSlot) {
+          ++freed;
+          EXPECT_EQ(g.end_ns, t.ready_ns);
+          EXPECT_EQ(g.purpose, uint8_t(OpPurpose::kFlush));
+        }
+      }
+    }
+    if (flash) {
+      EXPECT_TRUE(has_critical);
+      EXPECT_EQ(own, t.flash_slices) << "every read slice is drawn as the request's own";
+      EXPECT_EQ(freed, 0u);
+    } else {
+      EXPECT_EQ(own, 0u);
+      EXPECT_EQ(freed, 1u) << "request " << t.id;
+    }
+  }
+  EXPECT_GT(reads, 20u);
+  EXPECT_GT(writes, 5u);
+}
+
+TEST_F(MixedRunTest, SchedulesMergeOpsIntoAFewBarsWithoutLosingAny) {
+  // The request whose wait spans the most ops on one die.
+  const RequestTimeline* busiest = nullptr;
+  size_t most = 0;
+  for (const RequestTimeline& t : analysis_->requests()) {
+    RequestSchedule sc = analysis_->Schedule(t, 16, 1000);
+    for (const RequestSchedule::Lane& lane : sc.lanes)
+      if (lane.segments.size() > most) most = lane.segments.size(), busiest = &t;
+  }
+  ASSERT_NE(busiest, nullptr);
+  ASSERT_GT(most, 8u);
+  RequestSchedule full = analysis_->Schedule(*busiest, 16, 1000);
+  RequestSchedule small = analysis_->Schedule(*busiest, 16, 3);
+  ASSERT_EQ(full.lanes.size(), small.lanes.size());
+  for (size_t l = 0; l < full.lanes.size(); ++l) {
+    uint64_t ops = 0, merged = 0, own_full = 0, own_small = 0;
+    std::vector<size_t> per_plane(analysis_->params().planes_per_die, 0);
+    for (const ScheduleSegment& g : full.lanes[l].segments) ops += g.count, own_full += g.role != 0;
+    for (const ScheduleSegment& g : small.lanes[l].segments) {
+      merged += g.count;
+      own_small += g.role != 0;
+      ++per_plane[g.plane];
+    }
+    EXPECT_EQ(merged, ops) << "merging keeps count of every op";
+    EXPECT_EQ(own_small, own_full) << "the request's own ops are never merged away";
+    for (size_t n : per_plane) EXPECT_LE(n, std::max<size_t>(3, own_full)) << "lane " << l;
+  }
+  // The lane limit keeps the most important die.
+  RequestSchedule one = analysis_->Schedule(*busiest, 1, 1000);
+  ASSERT_EQ(one.lanes.size(), 1u);
+  EXPECT_EQ(one.dies_total, full.dies_total);
+  if (busiest->is_read) EXPECT_EQ(one.lanes[0].die, busiest->critical.die);
+  else EXPECT_EQ(one.lanes[0].die, analysis_->GcDelayOf(*busiest).die);
+}
+
 }  // namespace
 }  // namespace ssdp

@@ -60,6 +60,95 @@ const char* KindPlural(uint8_t kind, uint32_t n) {
 
 bool Overlaps(uint64_t start, uint64_t end, uint64_t from, uint64_t to) { return start < to && end > from; }
 
+bool IsGcPurpose(uint8_t purpose) {
+  return purpose == uint8_t(OpPurpose::kGcRead) || purpose == uint8_t(OpPurpose::kGcWrite) ||
+         purpose == uint8_t(OpPurpose::kGcCopy) || purpose == uint8_t(OpPurpose::kGcErase);
+}
+
+// Bins of the GC over-time view.
+constexpr size_t kGcTimeBins = 48;
+
+// Shrinks one plane row of a schedule to at most max_segments bars. If it
+// has more ops than that, touching ops of one kind and purpose (a string of
+// flushes, a die kept busy by GC copies) merge first; if that is not enough,
+// the window is cut into equal slots and each slot shows what occupied the
+// row most (marked mixed when other ops shared it). The request's own ops are
+// never merged.
+std::vector<ScheduleSegment> ShrinkRow(const std::vector<ScheduleSegment>& ops, uint64_t from, uint64_t to,
+                                       size_t max_segments) {
+  if (ops.size() <= max_segments) return ops;
+  std::vector<ScheduleSegment> merged;
+  for (const ScheduleSegment& seg : ops) {
+    if (!merged.empty()) {
+      ScheduleSegment& m = merged.back();
+      if (m.role == ScheduleSegment::kOther && seg.role == ScheduleSegment::kOther && m.kind == seg.kind &&
+          m.purpose == seg.purpose && seg.start_ns <= m.end_ns) {
+        m.end_ns = std::max(m.end_ns, seg.end_ns);
+        m.count += seg.count;
+        continue;
+      }
+    }
+    merged.push_back(seg);
+  }
+  if (merged.size() <= max_segments || to <= from) return merged;
+
+  std::vector<ScheduleSegment> out;
+  for (const ScheduleSegment& seg : merged)
+    if (seg.role != ScheduleSegment::kOther) out.push_back(seg);
+  const size_t slots = std::max<size_t>(1, max_segments - std::min(max_segments - 1, out.size()));
+  const uint64_t width = (to - from + slots - 1) / slots;
+  size_t next = 0;  // first merged segment that may still reach the current slot
+  for (size_t k = 0; k < slots; ++k) {
+    const uint64_t lo = from + k * width, hi = std::min(to, lo + width);
+    if (lo >= hi) break;
+    // Busy time per (kind, purpose) inside the slot; the largest wins.
+    std::vector<std::pair<uint16_t, uint64_t>> busy;
+    uint64_t first = hi, last = lo;
+    uint32_t count = 0;
+    while (next < merged.size() && merged[next].end_ns <= lo) ++next;
+    for (size_t i = next; i < merged.size() && merged[i].start_ns < hi; ++i) {
+      const ScheduleSegment& seg = merged[i];
+      if (seg.role != ScheduleSegment::kOther || seg.end_ns <= lo) continue;
+      const uint64_t a = std::max(seg.start_ns, lo), b = std::min(seg.end_ns, hi);
+      const uint16_t key = uint16_t(seg.kind << 8 | seg.purpose);
+      auto c = std::find_if(busy.begin(), busy.end(), [&](const auto& x) { return x.first == key; });
+      if (c == busy.end())
+        busy.push_back({key, b - a});
+      else
+        c->second += b - a;
+      first = std::min(first, a);
+      last = std::max(last, b);
+      // A merged segment counts in the slot where it starts (or the first).
+      if (seg.start_ns >= lo || k == 0) count += seg.count;
+    }
+    if (busy.empty()) continue;
+    auto top = std::max_element(busy.begin(), busy.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    ScheduleSegment seg;
+    seg.start_ns = first;
+    seg.end_ns = last;
+    seg.kind = uint8_t(top->first >> 8);
+    seg.purpose = uint8_t(top->first & 0xff);
+    seg.count = count;
+    seg.mixed = busy.size() > 1;
+    ScheduleSegment* prev = nullptr;
+    for (auto it = out.rbegin(); it != out.rend(); ++it)
+      if (it->role == ScheduleSegment::kOther) {
+        prev = &*it;
+        break;
+      }
+    if (prev && prev->kind == seg.kind && prev->purpose == seg.purpose && prev->end_ns >= seg.start_ns) {
+      prev->end_ns = seg.end_ns;
+      prev->count += seg.count;
+      prev->mixed = prev->mixed || seg.mixed;
+    } else {
+      out.push_back(seg);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ScheduleSegment& x, const ScheduleSegment& y) { return x.start_ns < y.start_ns; });
+  return out;
+}
+
 }  // namespace
 
 const char* StageName(Stage stage) {
@@ -89,6 +178,8 @@ AnalysisParams AnalysisParams::FromScenario(const Scenario& scenario) {
   p.dies_per_channel = g.DiesPerChannel();
   p.dies = g.TotalDies();
   p.page_bytes = g.page_bytes;
+  p.pages_per_block = g.pages_per_block;
+  p.blocks_per_plane = g.blocks_per_plane;
   p.writes_wait_for_program = scenario.device.ftl.buffer.flush_policy == FlushPolicy::kOnDemand;
   for (const FlowConfig& f : scenario.workload.flows) p.flow_names.push_back(f.name);
   return p;
@@ -226,6 +317,7 @@ void RecordAnalysis::Complete(Pending& p, const Record& r) {
     // this one takes its match. For a one-slice read the right op is the host
     // read of that page on that die that ended exactly when the data was ready.
     ok = consistent() || (t.flash_slices == 1 && Rematch(&t.critical, t.ready_ns) && consistent());
+    if (ok && t.flash_slices == 1) t.slices.assign(1, t.critical);
   }
   if (!ok) {
     ++skipped_;
@@ -250,6 +342,7 @@ bool RecordAnalysis::Rematch(ReadSlice* slice, uint64_t ready_ns) const {
         op.purpose == uint8_t(OpPurpose::kHostRead) && op.end_ns == ready_ns) {
       slice->start_ns = op.start_ns;
       slice->end_ns = op.end_ns;
+      slice->op = list[k];
       return true;
     }
   }
@@ -315,14 +408,16 @@ void RecordAnalysis::OnFlashEnd(const Record& r) {
   if (req == open_.end()) return;
   Pending& p = req->second;
   if (p.slices_open > 0) --p.slices_open;
+  ReadSlice done;
+  done.die = slice.die;
+  done.ppn = op.ppn;
+  done.op = index;
+  done.scheduled_ns = slice.scheduled_ns;
+  done.start_ns = op.start_ns;
+  done.end_ns = op.end_ns;
+  p.t.slices.push_back(done);
   ReadSlice& c = p.t.critical;
-  if (c.end_ns == 0 || op.end_ns >= c.end_ns) {
-    c.die = slice.die;
-    c.ppn = op.ppn;
-    c.scheduled_ns = slice.scheduled_ns;
-    c.start_ns = op.start_ns;
-    c.end_ns = op.end_ns;
-  }
+  if (c.end_ns == 0 || op.end_ns >= c.end_ns) c = done;
 }
 
 void RecordAnalysis::OnGcRecord(const Record& r) {
@@ -412,6 +507,26 @@ void RecordAnalysis::Finish() {
   baselines_.transfer_by_size.clear();
   for (auto& [key, v] : by_size) baselines_.transfer_by_size[key] = Median(std::move(v));
   baselines_.read_flash_ns = params_.ReadBaselineNs();
+
+  flush_ends_.clear();
+  for (uint32_t die = 0; die < die_ops_.size(); ++die)
+    for (uint32_t i : die_ops_[die]) {
+      const DieOp& op = ops_[i];
+      if (op.purpose == uint8_t(OpPurpose::kFlush) && op.end_ns != DieOp::kOpen && !op.end_unknown)
+        flush_ends_.push_back({op.end_ns, i, uint16_t(die)});
+    }
+  std::sort(flush_ends_.begin(), flush_ends_.end(), [](const FlushEnd& a, const FlushEnd& b) {
+    return a.end_ns != b.end_ns ? a.end_ns < b.end_ns : a.op < b.op;
+  });
+  plane_runs_.clear();
+  for (uint32_t i = 0; i < gc_runs_.size(); ++i) {
+    const uint16_t plane = gc_runs_[i].plane;
+    if (plane_runs_.size() <= plane) plane_runs_.resize(size_t(plane) + 1);
+    plane_runs_[plane].push_back(i);
+  }
+  for (std::vector<uint32_t>& runs : plane_runs_)
+    std::stable_sort(runs.begin(), runs.end(),
+                     [&](uint32_t a, uint32_t b) { return gc_runs_[a].start_ns < gc_runs_[b].start_ns; });
 }
 
 // ---- Queries -----------------------------------------------------------------
@@ -463,7 +578,188 @@ GcBreakdown RecordAnalysis::Gc() const {
     if (run.erased && run.copies > 0) copy_extra_ns += Sub(d, g.erase_baseline_ns);
   }
   if (g.copy_then_erase.copies > 0) g.ns_per_copy = double(copy_extra_ns) / double(g.copy_then_erase.copies);
+
+  // Per plane: complete runs that erased their victim, by class.
+  std::vector<int32_t> slot;  // plane -> index in by_plane, or -1
+  for (const GcRun& run : gc_runs_) {
+    if (!run.has_start || !run.has_end || run.interrupted || run.end_lost || !run.erased) continue;
+    if (slot.size() <= run.plane) slot.resize(size_t(run.plane) + 1, -1);
+    if (slot[run.plane] < 0) {
+      slot[run.plane] = int32_t(g.by_plane.size());
+      g.by_plane.push_back({});
+      g.by_plane.back().plane = run.plane;
+    }
+    GcPlaneStats& ps = g.by_plane[size_t(slot[run.plane])];
+    GcClassStats& c = run.copies == 0 ? ps.erase_only : ps.copy_then_erase;
+    const uint64_t d = run.end_ns - run.start_ns;
+    ++c.runs;
+    c.total_ns += d;
+    c.max_ns = std::max(c.max_ns, d);
+    c.copies += run.copies;
+  }
+  std::sort(g.by_plane.begin(), g.by_plane.end(),
+            [](const GcPlaneStats& a, const GcPlaneStats& b) { return a.plane < b.plane; });
+
+  // Over time: plane-time inside runs per bin, whether or not the run ended.
+  if (records_ > 0 && !gc_runs_.empty()) {
+    uint64_t first = first_ns_, last = last_ns_;
+    for (const GcRun& run : gc_runs_) first = std::min(first, run.start_ns);
+    const uint64_t span = std::max<uint64_t>(1, last - first);
+    g.bins_first_ns = first;
+    g.bin_ns = (span + kGcTimeBins - 1) / kGcTimeBins;
+    g.over_time.assign(kGcTimeBins, {});
+    for (const GcRun& run : gc_runs_) {
+      const uint64_t end = std::min(run.end_ns == DieOp::kOpen ? last : run.end_ns, first + g.bin_ns * kGcTimeBins);
+      const bool erase_only = (run.has_end ? run.copies : run.valid_pages) == 0;
+      const size_t b0 = std::min<size_t>(kGcTimeBins - 1, (run.start_ns - first) / g.bin_ns);
+      (erase_only ? g.over_time[b0].erase_only_runs : g.over_time[b0].copy_runs)++;
+      for (size_t b = b0; b < kGcTimeBins; ++b) {
+        const uint64_t lo = first + b * g.bin_ns, hi = lo + g.bin_ns;
+        if (lo >= end) break;
+        const uint64_t in = std::min(end, hi) - std::max(run.start_ns, lo);
+        (erase_only ? g.over_time[b].erase_only_ns : g.over_time[b].copy_ns) += in;
+      }
+    }
+  }
   return g;
+}
+
+uint32_t RecordAnalysis::GcRunAt(uint32_t plane, uint64_t t) const {
+  if (plane >= plane_runs_.size()) return GcDelay::kNoRun;
+  const std::vector<uint32_t>& runs = plane_runs_[plane];
+  // The last run that started at or before t, if it had not ended yet.
+  auto it = std::upper_bound(runs.begin(), runs.end(), t,
+                             [&](uint64_t x, uint32_t i) { return x < gc_runs_[i].start_ns; });
+  if (it == runs.begin()) return GcDelay::kNoRun;
+  const GcRun& run = gc_runs_[*(it - 1)];
+  return t < run.end_ns || (t == run.start_ns && run.end_ns == run.start_ns) ? *(it - 1) : GcDelay::kNoRun;
+}
+
+template <typename Fn>
+void RecordAnalysis::ForOpsInWindow(uint32_t die, uint64_t from, uint64_t to, Fn fn) const {
+  if (die >= die_ops_.size() || to <= from) return;
+  const std::vector<uint32_t>& list = die_ops_[die];
+  // Ops are in start order; none lasts longer than the die's longest op, so
+  // only those starting after from - longest can reach into the window.
+  uint64_t earliest = Sub(from, die_max_op_ns_[die] + 1);
+  auto it = std::lower_bound(list.begin(), list.end(), earliest,
+                             [&](uint32_t i, uint64_t t) { return ops_[i].start_ns < t; });
+  for (; it != list.end() && ops_[*it].start_ns < to; ++it)
+    if (Overlaps(ops_[*it].start_ns, ops_[*it].end_ns, from, to)) fn(*it);
+}
+
+GcDelay RecordAnalysis::GcDelayOf(const RequestTimeline& r) const {
+  GcDelay d;
+  if (r.is_read && r.flash_slices > 0 && r.critical.op != ReadSlice::kNoOp) {
+    d.die = r.critical.die;
+    d.op = r.critical.op;
+    d.from_ns = r.critical.scheduled_ns;
+    d.to_ns = r.critical.start_ns;
+  } else if (const FlushEnd* f = FreeingFlush(r)) {
+    d.die = f->die;
+    d.op = f->op;
+    d.from_ns = r.translated_ns;
+    d.to_ns = std::max(r.translated_ns, ops_[f->op].start_ns);
+  } else {
+    return d;
+  }
+  d.waited = true;
+  // GC time on the die per run; the run that held it longest is named.
+  std::vector<std::pair<uint32_t, uint64_t>> per_run;
+  uint64_t covered = d.from_ns;  // GC time is die time: a multi-plane batch counts once
+  ForOpsInWindow(d.die, d.from_ns, d.to_ns, [&](uint32_t i) {
+    const DieOp& op = ops_[i];
+    if (!IsGcPurpose(op.purpose)) return;
+    const uint64_t end = std::min(op.end_ns, d.to_ns);
+    const uint64_t busy = end - std::max(op.start_ns, d.from_ns);
+    ++d.gc_ops;
+    d.gc_busy_ns += Sub(end, std::max(op.start_ns, covered));
+    covered = std::max(covered, end);
+    const uint32_t run = GcRunAt(params_.PlaneOfPage(op.ppn), op.start_ns);
+    if (run == GcDelay::kNoRun) return;
+    auto c = std::find_if(per_run.begin(), per_run.end(), [&](const auto& x) { return x.first == run; });
+    if (c == per_run.end())
+      per_run.push_back({run, busy});
+    else
+      c->second += busy;
+  });
+  uint64_t best = 0;
+  for (const auto& [run, busy] : per_run)
+    if (busy > best || (busy == best && run < d.run)) {
+      best = busy;
+      d.run = run;
+    }
+  return d;
+}
+
+RequestSchedule RecordAnalysis::Schedule(const RequestTimeline& r, size_t max_lanes, size_t max_segments) const {
+  RequestSchedule s;
+  s.from_ns = r.translated_ns;
+  s.to_ns = r.ready_ns;
+  std::vector<uint16_t> dies;  // wanted lanes, most important first
+  std::vector<uint32_t> own;   // its read ops
+  uint32_t freed = ReadSlice::kNoOp;
+  if (r.is_read && r.flash_slices > 0) {
+    dies.push_back(r.critical.die);  // first, so the lane limit never drops it
+    for (const ReadSlice& sl : r.slices) {
+      own.push_back(sl.op);
+      if (std::find(dies.begin(), dies.end(), sl.die) == dies.end()) dies.push_back(sl.die);
+    }
+  } else if (const FlushEnd* f = FreeingFlush(r)) {
+    freed = f->op;
+    dies.push_back(f->die);
+    // The other flushes that ended while it waited, latest first: each freed
+    // a slot (for it or for a write queued before it).
+    auto lo = std::upper_bound(flush_ends_.begin(), flush_ends_.end(), r.translated_ns,
+                               [](uint64_t t, const FlushEnd& x) { return t < x.end_ns; });
+    for (auto it = flush_ends_.begin() + (f - flush_ends_.data()); it != lo;) {
+      --it;
+      if (std::find(dies.begin(), dies.end(), it->die) == dies.end()) dies.push_back(it->die);
+    }
+  }
+  if (dies.empty() || s.to_ns <= s.from_ns) return s;
+  s.valid = true;
+  s.dies_total = uint32_t(dies.size());
+  if (dies.size() > max_lanes) dies.resize(std::max<size_t>(1, max_lanes));
+  std::sort(dies.begin(), dies.end());
+  for (uint16_t die : dies) {
+    // One row per plane of the die: a multi-plane batch shows as bars stacked in one column.
+    const uint32_t ppd = params_.planes_per_die;
+    std::vector<std::vector<ScheduleSegment>> rows(ppd);
+    ForOpsInWindow(die, s.from_ns, s.to_ns, [&](uint32_t i) {
+      const DieOp& op = ops_[i];
+      ScheduleSegment seg;
+      seg.start_ns = op.start_ns;
+      seg.end_ns = op.end_ns == DieOp::kOpen ? std::max(s.to_ns, op.start_ns) : op.end_ns;
+      seg.kind = op.kind;
+      seg.purpose = op.purpose;
+      seg.plane = uint8_t(params_.PlaneOfPage(op.ppn) % ppd);
+      if (std::find(own.begin(), own.end(), i) != own.end()) seg.role = ScheduleSegment::kOwnRead;
+      if (i == freed) seg.role = ScheduleSegment::kFreedSlot;
+      rows[seg.plane].push_back(seg);
+    });
+    const uint32_t dpc = params_.dies_per_channel;
+    RequestSchedule::Lane lane{die, uint16_t(die / dpc), uint16_t(die % dpc), {}};
+    for (const std::vector<ScheduleSegment>& row : rows) {
+      std::vector<ScheduleSegment> shrunk = ShrinkRow(row, s.from_ns, s.to_ns, max_segments);
+      lane.segments.insert(lane.segments.end(), shrunk.begin(), shrunk.end());
+    }
+    s.lanes.push_back(std::move(lane));
+    for (uint32_t plane = uint32_t(die) * ppd; plane < (uint32_t(die) + 1) * ppd && plane < plane_runs_.size(); ++plane)
+      for (uint32_t i : plane_runs_[plane]) {
+        const GcRun& g = gc_runs_[i];
+        if (Overlaps(g.start_ns, g.end_ns, s.from_ns, s.to_ns)) s.gc_runs.push_back(g);
+      }
+  }
+  return s;
+}
+
+const RecordAnalysis::FlushEnd* RecordAnalysis::FreeingFlush(const RequestTimeline& r) const {
+  if (r.is_read || r.is_trim || r.stage_ns[size_t(Stage::kBufferWait)] == 0) return nullptr;
+  // A waiting write gets its last slot the instant a flush program ends.
+  auto it = std::lower_bound(flush_ends_.begin(), flush_ends_.end(), r.ready_ns,
+                             [](const FlushEnd& f, uint64_t t) { return f.end_ns < t; });
+  return it != flush_ends_.end() && it->end_ns == r.ready_ns ? &*it : nullptr;
 }
 
 StageArray RecordAnalysis::Baselines(const RequestTimeline& r) const {
@@ -712,6 +1008,7 @@ Summary Summarize(const RecordAnalysis& a, size_t top_n, const ExplainOptions& o
   s.baselines = a.baselines();
   s.buffer_wait_baseline_ns = a.params().BufferWaitBaselineNs();
   s.gc = a.Gc();
+  s.planes_per_die = a.params().planes_per_die;
 
   const auto& reqs = a.requests();
   GroupBuilder all, reads, writes, trims;
@@ -765,7 +1062,38 @@ Summary Summarize(const RecordAnalysis& a, size_t top_n, const ExplainOptions& o
   for (size_t i = 0; i < n; ++i) {
     s.slowest_requests.push_back(reqs[idx[i]]);
     s.slowest.push_back(a.Explain(reqs[idx[i]], opt));
+    s.slowest_schedules.push_back(a.Schedule(reqs[idx[i]]));
   }
+
+  // Requests held up by GC, slowest first.
+  GcDelaySummary& gd = s.gc_delays;
+  for (const RequestTimeline& t : reqs) {
+    GcDelay d = a.GcDelayOf(t);
+    if (!d.waited) continue;
+    ++gd.waited;
+    if (!d.delayed()) continue;
+    ++gd.delayed;
+    const GcRun& run = a.gc_runs()[d.run];
+    GcDelayedRequest x;
+    x.id = t.id;
+    x.flow = t.flow;
+    x.is_read = t.is_read;
+    x.latency_ns = t.latency_ns;
+    x.wait_ns = t.stage_ns[size_t(t.is_read ? Stage::kFlash : Stage::kBufferWait)];
+    x.gc_busy_ns = d.gc_busy_ns;
+    x.plane = run.plane;
+    x.victim = run.victim;
+    x.valid_pages = run.has_start ? run.valid_pages : run.copies;
+    x.copies_known = run.has_end;
+    x.copies = run.copies;
+    if (gd.by_valid_pages.size() <= x.valid_pages) gd.by_valid_pages.resize(x.valid_pages + 1, 0);
+    ++gd.by_valid_pages[x.valid_pages];
+    gd.rows.push_back(x);
+  }
+  std::stable_sort(gd.rows.begin(), gd.rows.end(), [](const GcDelayedRequest& x, const GcDelayedRequest& y) {
+    return x.latency_ns > y.latency_ns;
+  });
+  if (gd.rows.size() > GcDelaySummary::kMaxRows) gd.rows.resize(GcDelaySummary::kMaxRows);
   return s;
 }
 
@@ -785,7 +1113,25 @@ nlohmann::json StagesJson(const StageArray& a) {
 }
 
 nlohmann::json GcClassJson(const GcClassStats& c) {
-  return {{"runs", c.runs}, {"mean_ns", c.MeanNs()}, {"max_ns", c.max_ns}, {"copies", c.copies}};
+  return {{"runs", c.runs}, {"total_ns", c.total_ns}, {"mean_ns", c.MeanNs()}, {"max_ns", c.max_ns}, {"copies", c.copies}};
+}
+
+nlohmann::json ScheduleJson(const RequestSchedule& sc, uint32_t planes_per_die) {
+  nlohmann::json lanes = nlohmann::json::array();
+  for (const RequestSchedule::Lane& lane : sc.lanes) {
+    nlohmann::json segs = nlohmann::json::array();
+    for (const ScheduleSegment& g : lane.segments)
+      segs.push_back({g.start_ns, g.end_ns, FlashOpKindName(FlashOpKind(g.kind)), OpPurposeName(OpPurpose(g.purpose)),
+                      g.plane, g.count, g.role, g.mixed ? 1 : 0});
+    lanes.push_back({{"die", lane.die}, {"channel", lane.channel}, {"way", lane.way}, {"segments", segs}});
+  }
+  // GC runs as rows: a schedule can overlap dozens of them.
+  nlohmann::json gc = nlohmann::json::array();
+  for (const GcRun& g : sc.gc_runs)
+    gc.push_back({g.plane, g.plane / std::max<uint32_t>(1, planes_per_die), g.victim, g.start_ns,
+                  g.end_ns == DieOp::kOpen ? nlohmann::json(nullptr) : nlohmann::json(g.end_ns), g.valid_pages,
+                  g.has_end ? nlohmann::json(g.copies) : nlohmann::json(nullptr)});
+  return {{"from_ns", sc.from_ns}, {"to_ns", sc.to_ns}, {"dies_total", sc.dies_total}, {"lanes", lanes}, {"gc", gc}};
 }
 
 }  // namespace
@@ -865,6 +1211,8 @@ nlohmann::json SummaryToJson(const Summary& s) {
       x["buffer_wait"] = {{"wait_ns", e.buffer_wait_ns},
                           {"gc_planes_active", e.gc_planes_active},
                           {"flushes_during_wait", e.flushes_during_wait}};
+    if (i < s.slowest_schedules.size() && s.slowest_schedules[i].valid)
+      x["schedule"] = ScheduleJson(s.slowest_schedules[i], s.planes_per_die);
     j["slowest"].push_back(x);
   }
   const GcBreakdown& g = s.gc;
@@ -886,6 +1234,40 @@ nlohmann::json SummaryToJson(const Summary& s) {
              {"erase_failures", g.erase_failures},
              {"erase_baseline_ns", g.erase_baseline_ns},
              {"ns_per_copy", g.ns_per_copy}};
+  nlohmann::json planes = nlohmann::json::array();
+  for (const GcPlaneStats& ps : g.by_plane)
+    planes.push_back({ps.plane, ps.erase_only.runs, ps.erase_only.total_ns, ps.copy_then_erase.runs,
+                      ps.copy_then_erase.total_ns, ps.copy_then_erase.copies});
+  j["gc"]["by_plane"] = planes;
+  nlohmann::json eo_ns = nlohmann::json::array(), cp_ns = nlohmann::json::array();
+  nlohmann::json eo_runs = nlohmann::json::array(), cp_runs = nlohmann::json::array();
+  for (const GcTimeBin& b : g.over_time) {
+    eo_ns.push_back(b.erase_only_ns);
+    cp_ns.push_back(b.copy_ns);
+    eo_runs.push_back(b.erase_only_runs);
+    cp_runs.push_back(b.copy_runs);
+  }
+  j["gc"]["over_time"] = {{"first_ns", g.bins_first_ns},
+                          {"bin_ns", g.bin_ns},
+                          {"erase_only_ns", eo_ns},
+                          {"copy_then_erase_ns", cp_ns},
+                          {"erase_only_runs", eo_runs},
+                          {"copy_then_erase_runs", cp_runs}};
+
+  const GcDelaySummary& gd = s.gc_delays;
+  nlohmann::json by_valid = nlohmann::json::array();
+  for (size_t v = 0; v < gd.by_valid_pages.size(); ++v)
+    if (gd.by_valid_pages[v]) by_valid.push_back({v, gd.by_valid_pages[v]});
+  nlohmann::json rows = nlohmann::json::array();
+  for (const GcDelayedRequest& x : gd.rows)
+    rows.push_back({x.id, x.flow, x.is_read ? 1 : 0, x.latency_ns, x.wait_ns, x.gc_busy_ns, x.plane, x.victim,
+                    x.valid_pages, x.copies_known ? int64_t(x.copies) : int64_t(-1)});
+  j["gc_delays"] = {{"waited", gd.waited},
+                    {"delayed", gd.delayed},
+                    {"by_valid_pages", by_valid},
+                    {"columns", {"id", "flow", "read", "latency_ns", "wait_ns", "gc_busy_ns", "plane", "victim",
+                                 "valid_pages", "copies"}},
+                    {"rows", rows}};
   return j;
 }
 
@@ -970,6 +1352,23 @@ std::string SummaryToText(const Summary& s) {
         out += Fmt(" %zu:%" PRIu64, lo, n);
       else
         out += Fmt(" %zu-%zu:%" PRIu64, lo, std::min(max_c, lo + width) - 1, n);
+    }
+    out += "\n";
+  }
+
+  const GcDelaySummary& gd = s.gc_delays;
+  if (gd.waited > 0) {
+    out += Fmt("  held up by GC: %" PRIu64 " of %" PRIu64 " requests that waited for a flash op", gd.delayed,
+               gd.waited);
+    if (gd.delayed > 0) {
+      uint64_t seen = 0, p50 = 0, max_v = 0;
+      for (size_t v = 0; v < gd.by_valid_pages.size(); ++v) {
+        if (gd.by_valid_pages[v] == 0) continue;
+        if (seen < (gd.delayed + 1) / 2 && seen + gd.by_valid_pages[v] >= (gd.delayed + 1) / 2) p50 = v;
+        seen += gd.by_valid_pages[v];
+        max_v = v;
+      }
+      out += Fmt("; valid pages of the run that held them: p50 %" PRIu64 ", max %" PRIu64, p50, max_v);
     }
     out += "\n";
   }

@@ -1,7 +1,9 @@
 // Analysis of the observation stream: rebuilds each traced request's stages
 // from its records, names the step to blame when a request is slow, breaks GC
-// runs down into "erase only" and "copy then erase", and summarises a whole
-// run ("where the time went").
+// runs down into "erase only" and "copy then erase" (per plane and over time),
+// finds the GC run that held up a request and how many valid pages it had to
+// copy, lays out the flash schedule around one request, and summarises a
+// whole run ("where the time went").
 //
 // Everything here is a pure computation over records; nothing reads files or
 // clocks, so the CLI, the tests and the browser build share it. Records are
@@ -53,6 +55,9 @@ struct AnalysisParams {
   uint32_t dies_per_channel = 1;
   uint32_t dies = 1;
   uint32_t page_bytes = 8192;
+  // Addressing: a physical page's plane (0: unknown, every page on plane 0).
+  uint32_t pages_per_block = 0;
+  uint32_t blocks_per_plane = 0;
   // Buffered writes wait for the program of the page they displace (buffer
   // flush_policy on-demand): that program is a write's undisturbed cost.
   bool writes_wait_for_program = false;
@@ -60,6 +65,10 @@ struct AnalysisParams {
 
   // Derives everything from a validated scenario (defaults resolved).
   static AnalysisParams FromScenario(const Scenario& scenario);
+  // The plane a physical page is on (docs/model/flash.md addressing).
+  uint32_t PlaneOfPage(uint32_t ppn) const {
+    return pages_per_block && blocks_per_plane ? ppn / pages_per_block / blocks_per_plane : 0;
+  }
   // One undisturbed host read: command, array read and one page over the bus.
   uint64_t ReadBaselineNs() const { return command_ns + read_ns + page_transfer_ns; }
   // A write's undisturbed buffer wait: 0, or one displaced page's program.
@@ -70,8 +79,10 @@ struct AnalysisParams {
 
 // One slice of a read that went to flash, matched to its flash op.
 struct ReadSlice {
+  static constexpr uint32_t kNoOp = ~uint32_t(0);
   uint16_t die = 0;
   uint32_t ppn = 0;
+  uint32_t op = kNoOp;        // index of its op (RecordAnalysis::op)
   uint64_t scheduled_ns = 0;  // request_scheduled: handed to the die's queue
   uint64_t start_ns = 0;      // its flash_op_start (batch start)
   uint64_t end_ns = 0;        // its flash_op_end (data reached the controller)
@@ -95,6 +106,7 @@ struct RequestTimeline {
   uint64_t gc_wait_ns = 0;   // request_gc_wait.a; 0 if the write never waited
   uint32_t flash_slices = 0;
   ReadSlice critical;        // the flash slice that finished last (valid if flash_slices > 0)
+  std::vector<ReadSlice> slices;  // every flash slice, in the order their ops ended
   StageArray stage_ns{};
 
   uint64_t TotalNs() const { return complete_ns - submit_ns; }
@@ -139,6 +151,24 @@ struct GcClassStats {
   double MeanNs() const { return runs ? double(total_ns) / double(runs) : 0.0; }
 };
 
+// Complete GC runs of one plane, by class.
+struct GcPlaneStats {
+  uint16_t plane = 0;
+  GcClassStats erase_only;
+  GcClassStats copy_then_erase;  // (runs that erased nothing are left out, as in no_erase)
+};
+
+// GC activity in one slice of time. Every run with a known start counts,
+// complete or not (one still running at the end runs to the last record);
+// a run is "erase only" when it copied nothing (runs without an end: when
+// its victim held no valid page).
+struct GcTimeBin {
+  uint64_t erase_only_ns = 0;  // plane-time inside erase-only runs during the bin
+  uint64_t copy_ns = 0;        // plane-time inside copy-then-erase runs
+  uint32_t erase_only_runs = 0;  // runs that started in the bin
+  uint32_t copy_runs = 0;
+};
+
 // GC runs split the way the instrumented-SSD paper splits them: a victim with
 // no valid pages costs about one erase; one with valid pages costs the
 // copies first. Only runs whose start and end are both in the records are
@@ -160,6 +190,12 @@ struct GcBreakdown {
   uint64_t erase_baseline_ns = 0; // command + erase: what an erase-only run should cost
   // Cost of one copy, from the copy-then-erase runs: (duration - erase) / copies.
   double ns_per_copy = 0;
+  std::vector<GcPlaneStats> by_plane;  // planes with at least one complete run, in plane order
+  // Over the span of the records in equal bins: bin k covers
+  // [bins_first_ns + k * bin_ns, bins_first_ns + (k + 1) * bin_ns).
+  uint64_t bins_first_ns = 0;
+  uint64_t bin_ns = 0;
+  std::vector<GcTimeBin> over_time;
 };
 
 // Per-stage baselines (what an undisturbed request would spend).
@@ -189,6 +225,62 @@ struct OpCount {
   uint8_t purpose = 0;
   uint32_t count = 0;
   uint64_t busy_ns = 0;  // time those ops overlapped the wait window
+};
+
+// The GC run that held up a request on flash. A request waits for one flash
+// op last: a read for its slowest slice's read, a write that queued for a
+// buffer slot for the flush program whose end freed its last slot. GC ops
+// that ran on that op's die while the request waited for it delayed it; they
+// belong to runs on the die's planes (GC copies stay on the victim's plane),
+// and the run whose ops held the die longest is the one to name.
+struct GcDelay {
+  static constexpr uint32_t kNoRun = ~uint32_t(0);
+  bool waited = false;      // the request waited for a flash op (die and window valid)
+  uint16_t die = 0;
+  uint32_t op = ReadSlice::kNoOp;  // the op it waited for
+  uint64_t from_ns = 0;     // read: scheduled; write: translated
+  uint64_t to_ns = 0;       // that op's start
+  uint32_t gc_ops = 0;      // GC ops on the die during the wait
+  uint64_t gc_busy_ns = 0;  // time they held it (within the wait)
+  uint32_t run = kNoRun;    // index into RecordAnalysis::gc_runs(); kNoRun if no GC op held the die
+  bool delayed() const { return run != kNoRun; }
+};
+
+// One bar of a die's schedule: an op, or ops of one plane merged so a lane
+// stays small (see RecordAnalysis::Schedule).
+struct ScheduleSegment {
+  enum Role : uint8_t {
+    kOther = 0,
+    kOwnRead = 1,    // one of the request's read slices
+    kFreedSlot = 2,  // the flush program whose end gave a waiting write its last buffer slot
+  };
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  uint8_t kind = 0;     // FlashOpKind (of most of the time, when merged)
+  uint8_t purpose = 0;  // OpPurpose (likewise)
+  uint8_t plane = 0;    // plane within the die
+  uint8_t role = kOther;
+  bool mixed = false;   // merged ops of other kinds or purposes too
+  uint32_t count = 1;   // ops in the segment
+};
+
+// What the dies a request depended on were doing while it waited: the
+// channel/way schedule of the instrumented-SSD paper's request figures.
+struct RequestSchedule {
+  bool valid = false;  // a read that went to flash, or a write that queued for a buffer slot
+  uint64_t from_ns = 0;  // translated
+  uint64_t to_ns = 0;    // last slice ready
+  // Reads: the dies its slices went to. Writes: the dies whose flush
+  // programs ended (freeing buffer slots) while it waited.
+  struct Lane {
+    uint16_t die = 0;
+    uint16_t channel = 0;
+    uint16_t way = 0;  // the die's index on its channel
+    std::vector<ScheduleSegment> segments;  // ops overlapping the window, plane by plane, each in start order
+  };
+  std::vector<Lane> lanes;  // by die
+  uint32_t dies_total = 0;  // dies that qualified, before the lane limit
+  std::vector<GcRun> gc_runs;  // runs on the lanes' planes overlapping the window
 };
 
 // Why one request took as long as it did.
@@ -252,6 +344,15 @@ class RecordAnalysis {
   Stage Blame(const RequestTimeline& r, uint64_t* excess_ns = nullptr, const ExplainOptions& opt = {}) const;
   // The full explanation with a human-readable sentence.
   Explanation Explain(const RequestTimeline& r, const ExplainOptions& opt = {}) const;
+  // The GC run, if any, that held up the flash op the request waited for
+  // (valid after Finish).
+  GcDelay GcDelayOf(const RequestTimeline& r) const;
+  // The dies around one request and what occupied them (valid after Finish).
+  // At most max_lanes dies; ops are merged so each plane row of a lane has
+  // at most max_segments bars.
+  RequestSchedule Schedule(const RequestTimeline& r, size_t max_lanes = 16, size_t max_segments = 40) const;
+  // The GC run on a plane that was running at time t (kNoRun if none).
+  uint32_t GcRunAt(uint32_t plane, uint64_t t) const;
 
   // Records fed, and records reported lost through NoteGap.
   uint64_t records() const { return records_; }
@@ -293,6 +394,12 @@ class RecordAnalysis {
   void EnsureDie(uint32_t die);
   bool Rematch(ReadSlice* slice, uint64_t ready_ns) const;
   void OpsInWindow(uint32_t die, uint64_t from, uint64_t to, std::vector<OpCount>* out) const;
+  // The flush program whose end gave a waiting write its last buffer slot.
+  struct FlushEnd;
+  const FlushEnd* FreeingFlush(const RequestTimeline& r) const;
+  // Calls fn(op index) for every op of the die that overlaps [from, to), in start order.
+  template <typename Fn>
+  void ForOpsInWindow(uint32_t die, uint64_t from, uint64_t to, Fn fn) const;
   std::string Describe(const RequestTimeline& r, const Explanation& e) const;
 
   AnalysisParams params_;
@@ -317,6 +424,15 @@ class RecordAnalysis {
   std::vector<uint64_t> kind_counts_;
   uint64_t skipped_ = 0, unfinished_ = 0;
   uint64_t erases_ = 0, erase_failures_ = 0;
+  // Built by Finish: flush programs by end time (what freed buffer slots)...
+  struct FlushEnd {
+    uint64_t end_ns;
+    uint32_t op;
+    uint16_t die;
+  };
+  std::vector<FlushEnd> flush_ends_;
+  // ...and each plane's GC runs in start order (runs on a plane never overlap).
+  std::vector<std::vector<uint32_t>> plane_runs_;
 };
 
 // Distribution of one stage (or the whole latency) over a group of requests.
@@ -337,6 +453,32 @@ struct GroupSummary {
   std::array<uint64_t, kStageCount + 1> blamed{};  // last entry: nothing to blame
 };
 
+// One request that GC held up (see GcDelay), for the valid-copies view.
+struct GcDelayedRequest {
+  uint32_t id = 0;
+  uint16_t flow = 0;
+  bool is_read = false;
+  uint64_t latency_ns = 0;
+  uint64_t wait_ns = 0;      // its flash (reads) or buffer-wait (writes) stage
+  uint64_t gc_busy_ns = 0;   // GC ops on the die while it waited
+  uint16_t plane = 0;        // of the blocking run
+  uint32_t victim = 0;
+  uint64_t valid_pages = 0;  // the victim's valid pages when the run started: what it had to copy
+  bool copies_known = false; // the run ended within the records
+  uint64_t copies = 0;       // pages it actually copied
+};
+
+// Requests held up by GC, over every complete request.
+struct GcDelaySummary {
+  uint64_t waited = 0;   // requests that waited for a flash op
+  uint64_t delayed = 0;  // ... with GC ops on that op's die meanwhile
+  // [v] = delayed requests whose blocking run's victim had v valid pages (a
+  // run whose start was lost counts its copies).
+  std::vector<uint64_t> by_valid_pages;
+  std::vector<GcDelayedRequest> rows;  // slowest first, at most kMaxRows
+  static constexpr size_t kMaxRows = 2000;
+};
+
 // Everything `ssdplay analyze` reports.
 struct Summary {
   uint64_t records = 0;
@@ -353,7 +495,10 @@ struct Summary {
   std::vector<GroupSummary> groups;  // all, reads, writes, [trims], then one per flow
   std::vector<Explanation> slowest;  // by latency, slowest first
   std::vector<RequestTimeline> slowest_requests;  // the same requests
+  std::vector<RequestSchedule> slowest_schedules;  // the same requests
+  uint32_t planes_per_die = 1;  // to name a schedule's GC runs by die
   GcBreakdown gc;
+  GcDelaySummary gc_delays;
 };
 
 // Summarises a finished analysis, with the top_n slowest requests explained.

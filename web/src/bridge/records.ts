@@ -26,6 +26,15 @@ export const RecordKind = {
   Trim: 19,
   InstrTrigger: 20,
   InstrCommand: 21,
+  XssdCredit: 22,
+  XssdRing: 23,
+  XssdDestage: 24,
+  XssdDestageDone: 25,
+  XssdShadow: 26,
+  XssdReplDelay: 27,
+  XssdStatus: 28,
+  XssdCrash: 29,
+  XssdCommit: 30,
 } as const;
 
 export interface DecodedRecord {

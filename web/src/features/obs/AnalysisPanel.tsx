@@ -1,28 +1,27 @@
 // The analysis panel (lazy-loaded): slow requests explained from the records,
-// the instrumentation cache, the latency distribution normalised to tPROG and
-// LBA over time. Everything goes through the Playground's worker queue.
+// the flash schedule around a clicked request, the instrumentation cache, the
+// GC breakdown, requests held up by GC against the valid pages it copied, the
+// latency distribution normalised to tPROG and LBA over time. Everything goes
+// through the Playground's worker queue.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { REQUEST_STAGES, type DeviceInfo, type InstrCommand, type Metrics, type RequestExplanation } from '../../bridge/protocol';
 import { usePg } from '../../app/hooks';
 import type { Playground } from '../../app/playground';
 import { downloadBlob } from '../../exports/download';
 import { ChartPanel } from '../../views';
+import { useThemeVersion } from '../../views/hooks';
 import { decodeRows, normalise, normalisedHistogram, shareWithin, slowest, stack, stageValues, type RequestRow } from './analysis';
+import { hasGc, parseGc } from './gc';
+import { parseGcDelays } from './gcDelays';
+import { GcView } from './GcView';
 import { ObsHelp } from './helpText';
+import { FLOW_COLORS, flowColor, STAGE_COLORS } from './palette';
+import { parseSchedules } from './schedule';
+import { SchedulePanel } from './SchedulePanel';
+import { ValidCopiesView } from './ValidCopiesView';
 import './obs.css';
 
 const TOP_N = 20;
-/** Okabe–Ito: distinguishable for colour-blind readers, fine on light and dark. */
-export const FLOW_COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#f0e442', '#999999'];
-const STAGE_COLORS: Record<string, string> = {
-  fetch: '#56b4e9',
-  translate: '#009e73',
-  buffer_wait: '#cc79a7',
-  flash: '#e69f00',
-  transfer: '#0072b2',
-  completion: '#999999',
-};
-const flowColor = (f: number) => FLOW_COLORS[f % FLOW_COLORS.length]!;
 const us = (ns: number) => (ns / 1e3).toLocaleString('en-US', { maximumFractionDigits: ns < 1e5 ? 1 : 0 });
 const stageLabel = (s: string) => s.replace('_', ' ');
 
@@ -31,16 +30,21 @@ export default function AnalysisPanel({ pg, device }: { pg: Playground; device: 
   const playing = usePg(pg, (s) => s.playing);
   const runningToEnd = usePg(pg, (s) => s.runningToEnd);
   const [rows, setRows] = useState<RequestRow[] | null>(null);
+  // The analysis summary (slowest requests with their schedules, GC, GC delays).
+  const [summary, setSummary] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [picked, setPicked] = useState<number | null>(null);
   const analyzedAt = useRef<number | null>(null);
 
   const refresh = useCallback(() => {
     setBusy(true);
     analyzedAt.current = pg.state.frame?.events ?? 0;
-    pg.requestRows().then(
-      (r) => {
+    // Both over the same records: the worker queue runs them back to back.
+    Promise.all([pg.requestRows(), pg.analyze(TOP_N)]).then(
+      ([r, a]) => {
         setRows(decodeRows(r.rows));
+        setSummary(a);
         setError('');
         setBusy(false);
       },
@@ -59,14 +63,65 @@ export default function AnalysisPanel({ pg, device }: { pg: Playground; device: 
   }, [idle, events, refresh]);
 
   const instr = frame?.metrics?.instrumentation;
+  const schedules = useMemo(() => parseSchedules(summary), [summary]);
+  const gc = useMemo(() => parseGc(summary), [summary]);
+  const delays = useMemo(() => parseGcDelays(summary), [summary]);
   return (
-    <div className="obs" data-testid="analysis">
+    <div className={`obs${instr ? '' : ' obs--noside'}`} data-testid="analysis">
       <div className="obs__requests">
-        <SlowRequests pg={pg} device={device} rows={rows} busy={busy} error={error} onAnalyze={refresh} />
+        <SlowRequests
+          pg={pg}
+          device={device}
+          rows={rows}
+          busy={busy}
+          error={error}
+          onAnalyze={refresh}
+          picked={picked}
+          onPick={setPicked}
+        />
       </div>
-      <div className="obs__side">
-        {instr ? <InstrStatus pg={pg} instr={instr} /> : null}
-        <GcBreakdown pg={pg} events={events} idle={idle} />
+      {instr ? (
+        <div className="obs__side">
+          <InstrStatus pg={pg} instr={instr} />
+        </div>
+      ) : null}
+      <div className="obs__sched">
+        <SchedulePanel device={device} rows={rows} schedules={summary ? schedules : null} picked={picked} />
+      </div>
+      <div className="obs__gc">
+        <ChartPanel title="GC breakdown" subtitle="erase only vs copy then erase" help={ObsHelp.gc} exportName="gc-breakdown">
+          {hasGc(gc) ? (
+            <GcView gc={gc} />
+          ) : (
+            <p className="muted obs__empty" data-testid="gc-empty">
+              {summary ? 'No garbage collection in the records.' : 'Pause or finish the run, or press Analyze records.'}
+            </p>
+          )}
+        </ChartPanel>
+      </div>
+      <div className="obs__copies">
+        <ChartPanel
+          title="Valid copies per request"
+          subtitle={
+            delays && delays.waited > 0
+              ? `${delays.delayed.toLocaleString('en-US')} of ${delays.waited.toLocaleString('en-US')} held up by GC`
+              : 'requests held up by GC'
+          }
+          help={ObsHelp.copies}
+          exportName="valid-copies-per-request"
+        >
+          {delays && delays.delayed > 0 ? (
+            <ValidCopiesView delays={delays} device={device} />
+          ) : (
+            <p className="muted obs__empty" data-testid="valid-copies-empty">
+              {!summary
+                ? 'Pause or finish the run, or press Analyze records.'
+                : delays && delays.waited > 0
+                  ? 'No request waited behind a GC op: GC never held a die a request was waiting for.'
+                  : 'No request waited for a flash op (reads from flash, or writes that queued for a buffer slot).'}
+            </p>
+          )}
+        </ChartPanel>
       </div>
       <div className="obs__dist">
         <ChartPanel title="Latency ÷ tPROG" subtitle="share of each flow's requests" help={ObsHelp.dist} exportName="latency-normalised">
@@ -89,17 +144,19 @@ function SlowRequests(props: {
   busy: boolean;
   error: string;
   onAnalyze: () => void;
+  picked: number | null;
+  onPick: (id: number) => void;
 }) {
-  const { pg, device, rows, busy, error, onAnalyze } = props;
+  const { pg, device, rows, busy, error, onAnalyze, picked, onPick } = props;
   const top = useMemo(() => (rows ? slowest(rows, TOP_N) : []), [rows]);
-  const [picked, setPicked] = useState<number | null>(null);
   const [expl, setExpl] = useState<RequestExplanation | null>(null);
   const pick = useCallback(
     (id: number) => {
-      setPicked(id);
+      onPick(id);
+      setExpl(null);
       pg.explain(id).then(setExpl, () => setExpl({ found: false }));
     },
-    [pg],
+    [pg, onPick],
   );
   const within = rows ? shareWithin(rows, device.program_ns) : 0;
   return (
@@ -199,9 +256,7 @@ function Explanation({ expl, device, picked }: { expl: RequestExplanation | null
             y={y}
             width={Math.max(1, (seg.len / total) * (W - 70))}
             height={18}
-            fill={STAGE_COLORS[name]}
-            stroke={blamed ? 'var(--v-text)' : 'none'}
-            strokeWidth={blamed ? 2 : 0}
+            style={{ fill: STAGE_COLORS[name], stroke: blamed ? 'var(--v-text)' : 'none', strokeWidth: blamed ? 2 : 0 }}
             opacity={expl.blamed && !blamed ? 0.55 : 1}
           >
             <title>{`${stageLabel(name)}: ${us(seg.len)} µs`}</title>
@@ -338,47 +393,6 @@ function fmtSeconds(s: number): string {
   return `${(s * 1000).toFixed(0)} ms`;
 }
 
-interface GcStats {
-  runs?: number;
-  erase_only?: number;
-  copy_then_erase?: number;
-  [k: string]: unknown;
-}
-
-/** GC runs from analyze(0).gc, shown as whatever numbers the analysis reports. */
-function GcBreakdown({ pg, events, idle }: { pg: Playground; events: number; idle: boolean }) {
-  const [gc, setGc] = useState<GcStats | null>(null);
-  useEffect(() => {
-    if (!idle || events === 0) return;
-    let live = true;
-    pg.analyze(0).then(
-      (a) => {
-        const g = (a as { gc?: GcStats } | null)?.gc;
-        if (live) setGc(g && typeof g === 'object' ? g : null);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [pg, events, idle]);
-  if (!gc) return null;
-  const entries = Object.entries(gc).filter(([, v]) => typeof v === 'number') as [string, number][];
-  if (entries.length === 0) return null;
-  return (
-    <ChartPanel title="GC runs" subtitle="from the records" help={ObsHelp.gc} noExport>
-      <dl className="obs__dl" data-testid="gc-breakdown">
-        {entries.map(([k, v]) => (
-          <div key={k} className="obs__dlrow">
-            <dt>{k.replace(/_/g, ' ')}</dt>
-            <dd>{k.endsWith('_ns') ? `${us(v)} µs` : Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(2)}</dd>
-          </div>
-        ))}
-      </dl>
-    </ChartPanel>
-  );
-}
-
 function Distribution({ rows, device }: { rows: RequestRow[] | null; device: DeviceInfo }) {
   const flows = device.flows.length;
   const h = useMemo(() => (rows ? normalisedHistogram(rows, device.program_ns, flows, 0.1, 10) : null), [rows, device.program_ns, flows]);
@@ -412,7 +426,7 @@ function Distribution({ rows, device }: { rows: RequestRow[] | null; device: Dev
         ))}
         {h.counts.map((c, f) =>
           h.totals[f] ? (
-            <g key={f} fill={flowColor(f)} opacity={0.75}>
+            <g key={f} style={{ fill: flowColor(f) }} opacity={0.8}>
               {c.map((n, k) =>
                 n > 0 ? (
                   <rect key={k} x={m.l + k * bw + (f * bw) / flows} y={y(n / h.totals[f]!)} width={Math.max(1, bw / flows)} height={y(0) - y(n / h.totals[f]!)}>
@@ -456,6 +470,7 @@ function FlowLegend({ device }: { device: DeviceInfo }) {
 
 function LbaScatter({ rows, device }: { rows: RequestRow[] | null; device: DeviceInfo }) {
   const ref = useRef<HTMLCanvasElement>(null);
+  const theme = useThemeVersion();
   const W = 420;
   const H = 220;
   const m = { l: 8, r: 8, t: 4, b: 26 };
@@ -471,6 +486,8 @@ function LbaScatter({ rows, device }: { rows: RequestRow[] | null; device: Devic
     const cs = getComputedStyle(canvas);
     const text = cs.getPropertyValue('--v-muted').trim() || '#5b6470';
     const grid = cs.getPropertyValue('--v-grid').trim() || '#e9ecf0';
+    // Canvas needs concrete colours: the flows' theme variables, resolved now.
+    const colors = FLOW_COLORS.map((c, i) => cs.getPropertyValue(`--obs-flow-${i}`).trim() || c);
     ctx.clearRect(0, 0, W, H);
     // One lane per flow, each scaled to the flow's own offset range: flows
     // far apart on the device would otherwise be flat lines.
@@ -517,10 +534,10 @@ function LbaScatter({ rows, device }: { rows: RequestRow[] | null; device: Devic
     ctx.fillText('submit time', (W + m.l) / 2, H - 2);
     for (const r of rows) {
       if (r.flow < 0 || r.flow >= flows) continue;
-      ctx.fillStyle = flowColor(r.flow);
+      ctx.fillStyle = colors[r.flow % colors.length]!;
       ctx.fillRect(x(r.submitNs) - 1, y(r.flow, r.offsetBytes) - 1, 2, 2);
     }
-  }, [rows, device.flows, m.l, m.r, m.t, m.b]);
+  }, [rows, device.flows, m.l, m.r, m.t, m.b, theme]);
   if (!rows || rows.length === 0) return <p className="muted obs__empty">No requests analysed yet.</p>;
   return (
     <div className="obs__chart">

@@ -53,12 +53,12 @@ describe('decodeRows', () => {
 });
 
 describe('slowest', () => {
-  it('returns the n slowest, slowest first, ties by id', () => {
-    const rows = [mk(1, 0, 5), mk(2, 0, 9), mk(3, 0, 9), mk(4, 0, 1)];
-    expect(slowest(rows, 3).map((r) => r.id)).toEqual([2, 3, 1]);
+  it('returns the n slowest, slowest first, ties in row (completion) order', () => {
+    const rows = [mk(1, 0, 5), mk(3, 0, 9), mk(2, 0, 9), mk(4, 0, 1)];
+    expect(slowest(rows, 3).map((r) => r.id)).toEqual([3, 2, 1]);
     expect(slowest(rows, 10)).toHaveLength(4);
     expect(slowest(rows, 0)).toEqual([]);
-    expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]); // input untouched
+    expect(rows.map((r) => r.id)).toEqual([1, 3, 2, 4]); // input untouched
   });
 });
 

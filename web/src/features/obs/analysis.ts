@@ -41,10 +41,14 @@ export function decodeRows(rows: Float64Array): RequestRow[] {
   return out;
 }
 
-/** The n slowest requests, slowest first (ties: lower id first). */
+/**
+ * The n slowest requests, slowest first; ties keep the rows' order (completion
+ * order), as the analysis's own slowest list does, so the two pick the same
+ * requests.
+ */
 export function slowest(rows: readonly RequestRow[], n: number): RequestRow[] {
   if (n <= 0) return [];
-  return [...rows].sort((a, b) => b.latencyNs - a.latencyNs || a.id - b.id).slice(0, n);
+  return [...rows].sort((a, b) => b.latencyNs - a.latencyNs).slice(0, n);
 }
 
 /** Latency as a multiple of the baseline (0 when the baseline is not positive). */

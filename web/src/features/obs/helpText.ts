@@ -22,5 +22,26 @@ export const ObsHelp = {
     'Where each request went (its byte offset, vertical) and when it was submitted (horizontal), one colour per ' +
     'flow. A log circles over its own range (diagonal lines that wrap around); a checkpoint rewrites its region ' +
     'from the start each cycle.',
-  gc: 'Garbage collection runs from the records: runs that only erased (the victim held no valid page) against runs that copied valid pages first and then erased, with their mean durations.',
+  gc:
+    'Garbage collection frees a block by copying its still-valid pages elsewhere and then erasing it. A run whose ' +
+    'victim held no valid page only erases (close to the erase baseline, command + tBERS); one with valid pages ' +
+    'copies them first and takes longer in proportion.\n\n' +
+    'Top: the mean run of each kind, split into its erase and the time before it (copying, and waiting for the die ' +
+    'between host operations), with counts and totals. Middle: how many planes were inside each kind of run over ' +
+    'time (runs still going when the records end count too). Bottom: complete runs per plane. Hover for numbers.',
+  copies:
+    'Each dot is a request that waited for a flash operation while garbage collection held the die it needed: a ' +
+    'read waiting for its die, or a write waiting for a buffer slot, which frees when a flush program ends. The ' +
+    'GC run named is the one whose operations held that die longest during the wait.\n\n' +
+    'Across: how many valid pages the GC victim held, that is, how many pages the run had to copy. Up: the ' +
+    'request\'s latency as a multiple of the flash program time (the band is the ideal 1 ± 0.3). The bars on top ' +
+    'count the requests per valid-page count. Victims with more valid pages make longer GC runs and slower requests.',
+  schedule:
+    'Where the picked request waited, die by die, as a Gantt chart: one lane per die (channel and way), one row ' +
+    'per plane, time relative to when the FTL translated the request. For a read, the lanes are the dies its page ' +
+    'reads went to; its own reads are outlined. For a write that waited for a buffer slot, the lanes are the dies ' +
+    'whose flush programs ended meanwhile (each freed a slot); the one that freed its last slot is outlined.\n\n' +
+    'Bars are the operations that occupied each die: host reads, flushes of buffered writes, GC copies and erases, ' +
+    'checkpoints. Shading marks a GC run on the plane. Long stretches of GC before the outlined operation are what ' +
+    'held the request up. Hover for details.',
 } as const;
