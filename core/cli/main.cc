@@ -143,14 +143,14 @@ struct AnalyzeOptions {
 
 // Record kinds the analysis reads; `analyze` turns them on whatever the
 // scenario disabled, since a stage with no records cannot be explained.
-uint32_t AnalysisKindsMask() {
+uint64_t AnalysisKindsMask() {
   using ssdp::RecordKind;
-  uint32_t mask = 0;
+  uint64_t mask = 0;
   for (RecordKind k : {RecordKind::kRequestSubmit, RecordKind::kRequestFetched, RecordKind::kRequestTranslated,
                        RecordKind::kRequestGcWait, RecordKind::kRequestScheduled, RecordKind::kRequestDmaDone,
                        RecordKind::kRequestComplete, RecordKind::kFlashOpStart, RecordKind::kFlashOpEnd,
                        RecordKind::kGcStart, RecordKind::kGcEnd, RecordKind::kErase, RecordKind::kPowerFail})
-    mask |= 1u << uint32_t(k);
+    mask |= uint64_t(1) << uint32_t(k);
   return mask;
 }
 
@@ -198,12 +198,13 @@ int Analyze(const AnalyzeOptions& opt) {
     std::vector<ssdp::Record> buf(4096);
     uint64_t lost_seen = 0;
     auto drain = [&] {
+      // Gaps arrive in-band as record_gap markers; a burst that overran the
+      // ring makes the steps shorter.
+      for (size_t n; (n = ring.Drain(buf.data(), buf.size())) > 0;) analysis.Add(buf.data(), n);
       if (ring.Lost() > lost_seen) {
-        analysis.NoteGap(ring.Lost() - lost_seen);
         lost_seen = ring.Lost();
         step = std::max<uint64_t>(1, step / 4);
       }
-      for (size_t n; (n = ring.Drain(buf.data(), buf.size())) > 0;) analysis.Add(buf.data(), n);
     };
     analysis.TrackLosses();
     const bool show_progress = opt.progress && isatty(STDERR_FILENO);

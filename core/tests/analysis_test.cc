@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include <algorithm>
 #include <numeric>
 
@@ -320,6 +323,42 @@ TEST(AnalysisTest, SampledReadsOfHotPagesAreMatchedToTheirOwnOps) {
     ASSERT_EQ(t.critical.end_ns, t.ready_ns) << "request " << t.id;
     ASSERT_GE(t.critical.start_ns, t.critical.scheduled_ns) << "request " << t.id;
   }
+}
+
+TEST(AnalysisTest, FlashOpRecordsNameTheHostReadTheyServe) {
+  Scenario s = SmallScenario();
+  s.precondition.fill_fraction = 0.6;
+  s.precondition.random_overwrite_passes = 0.5;
+  s.workload.flows = {RandomFlow(0.7, 8192, 16, 3000)};
+  Collected run = RunAndCollect(s);
+  std::map<uint32_t, std::set<uint16_t>> scheduled;  // request id -> dies of its scheduled slices
+  size_t host_reads = 0;
+  for (const Record& r : run.records) {
+    if (r.kind == RecordKind::kRequestScheduled) scheduled[r.id].insert(r.unit);
+    if (r.kind != RecordKind::kFlashOpStart && r.kind != RecordKind::kFlashOpEnd) continue;
+    const uint64_t request = r.b >> 32;
+    const bool host_read = (r.b & 0xff) == uint64_t(OpPurpose::kHostRead);
+    ASSERT_EQ(request != 0, host_read) << "only host reads carry a request id";
+    if (!host_read || r.kind != RecordKind::kFlashOpStart) continue;
+    ++host_reads;
+    auto it = scheduled.find(uint32_t(request - 1));
+    ASSERT_NE(it, scheduled.end()) << "a host read names a request that scheduled nothing";
+    EXPECT_EQ(it->second.count(r.unit), 1u) << "the op runs on a die the request was scheduled to";
+  }
+  EXPECT_GT(host_reads, 500u);
+}
+
+TEST(AnalysisTest, GcRunsStartedUnderPressureAreMarkedForeground) {
+  Scenario s = SmallScenario();
+  s.precondition.fill_fraction = 0.9;
+  s.precondition.random_overwrite_passes = 1;
+  s.workload.flows = {RandomFlow(0.0, 8192, 32, 20000)};
+  Collected run = RunAndCollect(s);
+  RecordAnalysis a = Analyze(s, run.records.data(), run.records.size());
+  GcBreakdown g = a.Gc();
+  ASSERT_GT(g.started, 10u);
+  EXPECT_GT(g.foreground, 0u);
+  EXPECT_LT(g.foreground, g.started);  // background runs come first, at the higher watermark
 }
 
 TEST(AnalysisTest, TrimsMoveNoDataAndAreCountedApart) {

@@ -196,7 +196,7 @@ void FlashArray::StartNext(uint32_t die_index, SimTime now) {
     FlashOp& op = ops_[d.batch[i]];
     op.started = now;
     records_->Emit(now, RecordKind::kFlashOpStart, uint16_t(die_index), uint32_t(op.kind), op.ppn,
-                   uint64_t(op.purpose));
+                   uint64_t(op.purpose) | (uint64_t(op.request) << 32));
   }
   d.transferred = 0;
   if (ops_[d.batch[0]].kind == FlashOpKind::kProgram) {
@@ -248,6 +248,8 @@ void FlashArray::OnChannelDone(uint32_t channel, SimTime now) {
   Channel& c = channels_[channel];
   uint32_t die_index = c.current_die;
   c.busy = false;
+  records_->Emit(now, RecordKind::kChannelTransfer, uint16_t(channel), die_index, now - c.busy_since,
+                 uint64_t(geometry_.page_bytes) | (uint64_t(dies_[die_index].batch_kind != FlashOpKind::kRead) << 32));
   c.counters.busy_ns += now - c.busy_since;
   c.counters.bytes += geometry_.page_bytes;
   if (c.wait_head != kNoPage) {
@@ -313,7 +315,7 @@ void FlashArray::FinishOp(uint32_t die_index, uint32_t op_index, SimTime now) {
       break;
   }
   records_->Emit(now, RecordKind::kFlashOpEnd, uint16_t(die_index), uint32_t(op.kind), op.ppn,
-                 uint64_t(op.purpose) | (uint64_t(op.failed) << 8));
+                 uint64_t(op.purpose) | (uint64_t(op.failed) << 8) | (uint64_t(op.request) << 32));
   listener_->OnFlashOpDone(op_index, now);
 }
 

@@ -38,6 +38,7 @@ struct FlashOp {
   uint32_t lpn;       // logical page carried, or kNoLpn
   uint32_t tag;       // owner index: request slot, buffer slot, plane
   uint32_t seq;       // data version written
+  uint32_t request;   // host reads: the request's id + 1 (0: not a host read)
   SimTime enqueued;
   SimTime started;
   FlashOpKind kind;

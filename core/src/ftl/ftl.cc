@@ -132,7 +132,7 @@ void Ftl::SubmitRead(uint32_t request_slot, SimTime now) {
       records_->Emit(now, RecordKind::kRequestScheduled, uint16_t(address_.DieOf(ppn)), uint32_t(r.id),
                      lpn, ppn);
     IssueOp({FlashOpKind::kRead, OpPurpose::kHostRead, OpQueue::kRead, ppn, ppn,
-             lpn, request_slot, 0},
+             lpn, request_slot, 0, uint32_t(r.id) + 1},
             now);
   }
 }
@@ -317,6 +317,7 @@ void Ftl::IssueOp(const OpRequest& request, SimTime now) {
   op.lpn = request.lpn;
   op.tag = request.tag;
   op.seq = request.seq;
+  op.request = request.request;
   flash_->Submit(op_index, now);
 }
 

@@ -172,6 +172,7 @@ class Ftl : public FlashListener {
     OpPurpose purpose;
     OpQueue queue;
     uint32_t ppn, src_ppn, lpn, tag, seq;
+    uint32_t request = 0;  // host reads: request id + 1, carried into the op records
   };
   void IssueOp(const OpRequest& request, SimTime now);
 

@@ -78,7 +78,10 @@ void Ftl::MaybeStartGc(uint32_t plane, SimTime now) {
   g.copies = 0;
   g.started = now;
   ++stats_.gc_runs;
-  records_->Emit(now, RecordKind::kGcStart, uint16_t(plane), victim, info.valid, uint64_t(cfg.policy));
+  // Foreground: the plane is down to its last free blocks, so host writes wait for this run.
+  const bool foreground = blocks_.FreeCount(plane) <= cfg.foreground_free_blocks;
+  records_->Emit(now, RecordKind::kGcStart, uint16_t(plane), victim, info.valid,
+                 uint64_t(cfg.policy) | (uint64_t(foreground) << 8));
   GcPump(plane, now);
 }
 

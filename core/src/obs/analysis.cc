@@ -222,6 +222,7 @@ void RecordAnalysis::Add(const Record* records, size_t n) {
       case RecordKind::kGcEnd:
       case RecordKind::kErase: OnGcRecord(r); break;
       case RecordKind::kPowerFail: OnPowerFail(r.time_ns); break;
+      case RecordKind::kRecordGap: NoteGap(r.a); break;
       default: break;
     }
   }
@@ -377,13 +378,21 @@ void RecordAnalysis::OnFlashStart(const Record& r) {
   die_ops_[die].push_back(index);
   open.push_back(index);
   if (op.kind != uint8_t(FlashOpKind::kRead) || op.purpose != uint8_t(OpPurpose::kHostRead)) return;
-  // A host read starts: it serves the oldest traced slice waiting for this
-  // page (reads of one page are served in order: one die, one plane).
   auto w = waiting_slices_.find(op.ppn);
   if (w == waiting_slices_.end()) return;
-  SliceWait slice = w->second.front();
-  w->second.erase(w->second.begin());
-  if (w->second.empty()) waiting_slices_.erase(w);
+  std::vector<SliceWait>& waiting = w->second;
+  size_t pick = 0;
+  if (const uint64_t request = r.b >> 32; request != 0) {
+    // The op names its request: only that request's slice may take it (an
+    // untraced read of the same page is not in the list).
+    while (pick < waiting.size() && uint64_t(waiting[pick].request) + 1 != request) ++pick;
+    if (pick == waiting.size()) return;
+  }
+  // Records without request ids: the oldest traced slice waiting for this
+  // page (reads of one page are served in order: one die, one plane).
+  SliceWait slice = waiting[pick];
+  waiting.erase(waiting.begin() + ptrdiff_t(pick));
+  if (waiting.empty()) waiting_slices_.erase(w);
   if (slice.die == die) op_owner_[index] = slice;
 }
 
@@ -435,6 +444,7 @@ void RecordAnalysis::OnGcRecord(const Record& r) {
     run.victim = r.id;
     run.start_ns = r.time_ns;
     run.valid_pages = r.a;
+    run.foreground = ((r.b >> 8) & 1) != 0;
     run.has_start = true;
     gc_open_[r.unit] = uint32_t(gc_runs_.size());
     gc_runs_.push_back(run);
@@ -549,6 +559,7 @@ GcBreakdown RecordAnalysis::Gc() const {
   uint64_t copy_extra_ns = 0;
   for (const GcRun& run : gc_runs_) {
     if (run.has_start) ++g.started;
+    if (run.has_start && run.foreground) ++g.foreground;
     if (run.interrupted) {
       ++g.interrupted;
       continue;
@@ -1220,6 +1231,7 @@ nlohmann::json SummaryToJson(const Summary& s) {
   for (size_t c = 0; c < g.copies_histogram.size(); ++c)
     if (g.copies_histogram[c]) hist.push_back({c, g.copies_histogram[c]});
   j["gc"] = {{"started", g.started},
+             {"foreground", g.foreground},
              {"complete", g.complete},
              {"open_at_end", g.open_at_end},
              {"end_without_start", g.end_without_start},
@@ -1321,7 +1333,8 @@ std::string SummaryToText(const Summary& s) {
   }
 
   const GcBreakdown& g = s.gc;
-  out += Fmt("\ngc        %" PRIu64 " runs started, %" PRIu64 " complete", g.started, g.complete);
+  out += Fmt("\ngc        %" PRIu64 " runs started (%" PRIu64 " in the foreground), %" PRIu64 " complete", g.started,
+             g.foreground, g.complete);
   if (g.open_at_end) out += Fmt(", %" PRIu64 " still running at the end", g.open_at_end);
   if (g.end_without_start) out += Fmt(", %" PRIu64 " ended without a start record", g.end_without_start);
   if (g.end_lost) out += Fmt(", %" PRIu64 " with their end lost", g.end_lost);

@@ -134,6 +134,7 @@ struct GcRun {
   uint64_t end_ns = DieOp::kOpen;  // kOpen while running at the end of the records
   uint64_t valid_pages = 0;        // gc_start.a
   uint64_t copies = 0;             // gc_end.a
+  bool foreground = false;         // gc_start: the plane was at its last free blocks
   bool has_start = false;          // false: gc_end seen, gc_start lost
   bool has_end = false;
   bool erased = false;             // an erase record for the victim came before gc_end
@@ -179,6 +180,7 @@ struct GcBreakdown {
   GcClassStats no_erase;         // retiring victim drained, nothing erased
   std::vector<uint64_t> copies_histogram;  // [c] = complete runs with c copies
   uint64_t started = 0;           // gc_start records
+  uint64_t foreground = 0;        // ... of which started in the foreground (host writes waiting on the plane)
   uint64_t complete = 0;          // runs with both start and end
   uint64_t open_at_end = 0;       // started, not ended when the records stop
   uint64_t end_without_start = 0; // ended, start lost

@@ -11,7 +11,7 @@ constexpr const char* kKindNames[] = {
     "channel_perf", "power_fail", "recovery_step", "checkpoint", "wear_level", "trim",
     "instr_trigger", "instr_command", "xssd_credit", "xssd_ring", "xssd_destage",
     "xssd_destage_done", "xssd_shadow", "xssd_repl_delay", "xssd_status", "xssd_crash",
-    "xssd_commit"};
+    "xssd_commit", "record_gap", "channel_transfer"};
 static_assert(sizeof(kKindNames) / sizeof(kKindNames[0]) == size_t(RecordKind::kCount));
 
 constexpr const char* kStepNames[] = {"capacitor_flush", "boot", "load_checkpoint", "scan_oob",

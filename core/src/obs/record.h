@@ -18,9 +18,10 @@ enum class RecordKind : uint16_t {
   kRequestScheduled = 4, // slice handed to a die, unit=die, a=lpn, b=ppn
   kRequestDmaDone = 5,   // host DMA of the data finished, a=time the last slice was ready
   kRequestComplete = 6,  // completion seen by the host, a=latency_ns, b=flags(bit0 read)
-  kFlashOpStart = 7,     // unit=die, id=op kind (FlashOpKind), a=ppn, b=purpose
-  kFlashOpEnd = 8,       // unit=die, id=op kind, a=ppn, b=purpose | (failed << 8)
-  kGcStart = 9,          // unit=plane, id=victim block, a=valid pages, b=policy
+  kFlashOpStart = 7,     // unit=die, id=op kind (FlashOpKind), a=ppn, b=purpose | (request id + 1) << 32
+                         // (host reads; 0 for other ops)
+  kFlashOpEnd = 8,       // unit=die, id=op kind, a=ppn, b=purpose | (failed << 8) | (request id + 1) << 32
+  kGcStart = 9,          // unit=plane, id=victim block, a=valid pages, b=policy | (foreground << 8)
   kGcEnd = 10,           // unit=plane, id=victim block, a=page copies, b=duration_ns
   kErase = 11,           // unit=plane, id=block, a=erase count after, b=failed
   kBlockRetired = 12,    // unit=plane, id=block, a=reason (1 program, 2 erase, 3 worn out)
@@ -50,6 +51,10 @@ enum class RecordKind : uint16_t {
   kXssdStatus = 28,      // transport status register changed: id=status bits, a=role, b=secondary
   kXssdCrash = 29,       // fast-side crash protocol step: id=XssdCrashStep, a=stream position, b=bytes
   kXssdCommit = 30,      // database group commit: unit=target, id=transactions, a=bytes, b=flush ns
+  kRecordGap = 31,       // not emitted by the model: the ring's reader puts it where records were
+                         // overwritten before they were read; a=records lost
+  kChannelTransfer = 32, // a page crossed a channel bus: unit=channel, id=die, a=ns on the bus,
+                         // b=bytes | (into the die << 32) (program data in; else read data out)
   kCount
 };
 

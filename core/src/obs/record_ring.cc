@@ -23,10 +23,21 @@ uint64_t RecordRing::Unread() const {
 }
 
 size_t RecordRing::Drain(Record* out, size_t max_records) {
+  if (max_records == 0) return 0;
   uint64_t oldest = written_ > mask_ + 1 ? written_ - (mask_ + 1) : 0;
+  size_t marker = 0;
   if (read_ < oldest) {
+    // Mark the hole in-band, so a file or a consumer downstream sees it too.
+    Record& gap = out[0];
+    gap = Record{};
+    gap.time_ns = slots_[oldest & mask_].time_ns;
+    gap.kind = RecordKind::kRecordGap;
+    gap.a = oldest - read_;
     lost_ += oldest - read_;
     read_ = oldest;
+    marker = 1;
+    ++out;
+    --max_records;
   }
   size_t n = size_t(std::min<uint64_t>(written_ - read_, max_records));
   for (size_t copied = 0; copied < n;) {
@@ -36,7 +47,7 @@ size_t RecordRing::Drain(Record* out, size_t max_records) {
     copied += chunk;
   }
   read_ += n;
-  return n;
+  return n + marker;
 }
 
 }  // namespace ssdp

@@ -40,7 +40,8 @@ class RecordRing {
   void AttachCache(InstrumentationCache* cache) { cache_ = cache; }
 
   // Copies up to max_records unread records, oldest first, into out; returns
-  // how many. Records overwritten before they were read add to Lost().
+  // how many. Records overwritten before they were read add to Lost(), and
+  // the first record copied after them is a kRecordGap marker saying how many.
   size_t Drain(Record* out, size_t max_records);
   // Number of unread records still in the ring.
   uint64_t Unread() const;

@@ -330,8 +330,10 @@ struct ObservationConfig {
   uint32_t ring_records = 1 << 16;  // "ring_records": 1024..16,777,216, power of two
   uint32_t sample_one_in = 1;       // "sample_one_in": 1..1,000,000 requests traced
   uint64_t perf_interval_ns = 1'000'000;  // "perf_interval_ns": 1,000..1e12
-  uint32_t disabled_points = 0;     // "disabled_points": list of record kind names
-                                    // (bit mask of RecordKind values)
+  // "disabled_points": list of record kind names (bit mask of RecordKind
+  // values). By default only channel_transfer is off: one record per page on
+  // a bus is many, and only the flash schedule view uses them.
+  uint64_t disabled_points = uint64_t(1) << 32;
 };
 
 // JSON: faults

@@ -418,15 +418,15 @@ void ParseObservation(JsonObjectReader r, ObservationConfig* o) {
   }
   r.Uint("sample_one_in", &o->sample_one_in, {.min = 1, .max = 1'000'000});
   r.Uint("perf_interval_ns", &o->perf_interval_ns, {.min = 1000, .max = kMaxCount});
-  static_assert(size_t(RecordKind::kCount) <= 32, "disabled_points is a 32-bit mask");
+  static_assert(size_t(RecordKind::kCount) <= 64, "disabled_points is a 64-bit mask");
   if (const json* points = r.Array("disabled_points", 0, size_t(RecordKind::kCount))) {
     const std::vector<std::string> names = RecordKindNames();
-    uint32_t mask = 0;
+    uint64_t mask = 0;
     for (size_t i = 0; i < points->size(); ++i) {
       size_t kind;
       if (ReadName((*points)[i], ElementPath(r.PathOf("disabled_points"), i), names, r.errors(),
                    &kind)) {
-        mask |= 1u << kind;
+        mask |= uint64_t(1) << kind;
       }
     }
     o->disabled_points = mask;

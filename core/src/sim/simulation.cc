@@ -23,11 +23,14 @@ LatencySummary Summarize(const LatencyHistogram& h) {
 
 Simulation::Simulation(const Scenario& scenario) : scenario_(scenario), records_(scenario.observation.ring_records) {}
 
+static_assert(uint32_t(RecordKind::kChannelTransfer) == 32,
+              "ObservationConfig::disabled_points turns channel_transfer off by default at bit 32");
+
 Status Simulation::Create(const Scenario& scenario, std::unique_ptr<Simulation>* out) {
   std::unique_ptr<Simulation> sim(new Simulation(scenario));
   const Scenario& sc = sim->scenario_;
   for (uint32_t k = 0; k < uint32_t(RecordKind::kCount); ++k)
-    if (sc.observation.disabled_points & (1u << k)) sim->records_.SetEnabled(RecordKind(k), false);
+    if (sc.observation.disabled_points & (uint64_t(1) << k)) sim->records_.SetEnabled(RecordKind(k), false);
   const InstrumentationConfig& instr = sc.device.instrumentation;
   if (instr.enabled) {
     if (instr.dram_contention) sim->dram_ = std::make_unique<DramPort>(instr.dram_mbps);

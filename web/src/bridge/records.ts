@@ -35,6 +35,8 @@ export const RecordKind = {
   XssdStatus: 28,
   XssdCrash: 29,
   XssdCommit: 30,
+  RecordGap: 31,
+  ChannelTransfer: 32,
 } as const;
 
 export interface DecodedRecord {
