@@ -361,6 +361,30 @@ TEST(AnalysisTest, GcRunsStartedUnderPressureAreMarkedForeground) {
   EXPECT_LT(g.foreground, g.started);  // background runs come first, at the higher watermark
 }
 
+TEST(RecordRingTest, OverwrittenRecordsLeaveAGapMarkerInTheStream) {
+  RecordRing ring(1024);
+  for (uint32_t i = 0; i < 1500; ++i) ring.Emit(i, RecordKind::kTrim, 0, i, 0, 0);
+  std::vector<Record> out(2048);
+  size_t n = ring.Drain(out.data(), out.size());
+  ASSERT_EQ(n, 1025u);
+  EXPECT_EQ(out[0].kind, RecordKind::kRecordGap);
+  EXPECT_EQ(out[0].a, 476u);             // records 0..475 were overwritten
+  EXPECT_EQ(out[0].time_ns, out[1].time_ns);
+  EXPECT_EQ(out[1].id, 476u);
+  EXPECT_EQ(ring.Lost(), 476u);
+  // Read in time: no marker.
+  ring.Emit(2000, RecordKind::kTrim, 0, 2000, 0, 0);
+  ASSERT_EQ(ring.Drain(out.data(), out.size()), 1u);
+  EXPECT_EQ(out[0].kind, RecordKind::kTrim);
+  // The analysis counts the hole from the marker alone.
+  for (uint32_t i = 0; i < 1100; ++i) ring.Emit(3000 + i, RecordKind::kTrim, 0, i, 0, 0);
+  n = ring.Drain(out.data(), 1);  // even a one-record drain reports the hole first
+  ASSERT_EQ(n, 1u);
+  RecordAnalysis a(AnalysisParams::FromScenario(SmallScenario()));
+  a.Add(out.data(), n);
+  EXPECT_EQ(a.lost_records(), 76u);
+}
+
 TEST(AnalysisTest, TrimsMoveNoDataAndAreCountedApart) {
   Scenario s = SmallScenario();
   s.precondition.fill_fraction = 0.5;
