@@ -13,6 +13,7 @@ import type { Playground } from './app/playground';
 import type { Action } from './app/shortcuts';
 import { useRunLoop } from './app/useRunLoop';
 import { ScenarioDrawer, type DrawerTab } from './scenarios/ScenarioDrawer';
+import { XssdSection } from './features/xssd/XssdSection';
 import {
   BlockMap,
   ChartPanel,
@@ -112,6 +113,7 @@ export function App() {
       <main className="dash" id="main">
         <Dashboard pg={pg} />
       </main>
+      <XssdSection pg={pg} />
       <AnalysisSection pg={pg} />
       <Notice pg={pg} />
       <ScenarioDrawer
@@ -170,7 +172,7 @@ function AnalysisSection({ pg }: { pg: Playground }) {
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
       >
-        {open ? '▾' : '▸'} Analysis <span className="muted">slow requests, instrumentation cache, latency ÷ tPROG, LBA over time</span>
+        {open ? '▾' : '▸'} Analysis <span className="muted">slow requests, flash schedule, GC breakdown, valid copies, instrumentation cache, latency ÷ tPROG, LBA over time</span>
       </button>
       {open ? (
         <Suspense fallback={<div className="placeholder">Loading the analysis…</div>}>

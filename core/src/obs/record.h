@@ -42,8 +42,8 @@ enum class RecordKind : uint16_t {
                          // bytes, a=credit counter, b=bytes arrived (ring tail)
   kXssdDestage = 24,     // destage page issued: unit=die, id=ring slot, a=stream position, b=payload
                          // bytes | (page bytes << 32)
-  kXssdDestageDone = 25, // destage page on flash: id=ring slot, a=stream position now durable, b=ns
-                         // from issue to programmed | (retries << 48)
+  kXssdDestageDone = 25, // destage page on flash (one per page): id=ring slot, a=stream position up to
+                         // which every byte is durable, b=ns from issue to programmed | (retries << 48)
   kXssdShadow = 26,      // replication: unit=secondary, a=shadow counter on the primary, b=the
                          // secondary's own counter
   kXssdReplDelay = 27,   // a write reached a secondary's shadow counter: unit=secondary, a=delay ns,

@@ -97,6 +97,7 @@ void Destager::Issue(size_t index, SimTime now) {
 }
 
 void Destager::OnProgrammed(uint32_t tag, uint32_t seq, uint32_t retries, SimTime now) {
+  SimTime issued = now;
   for (size_t i = pending_head_; i < unissued_; ++i) {
     Pending& p = pending_[i];
     if (uint32_t(p.slot) != tag || p.done) continue;
@@ -105,18 +106,17 @@ void Destager::OnProgrammed(uint32_t tag, uint32_t seq, uint32_t retries, SimTim
     slots_[p.slot % ring_pages_].seq = seq;
     stats_.retries += retries;
     stats_.page_ns_total += now - p.issued;
+    issued = p.issued;
     break;
   }
-  uint64_t before = durable_;
   while (pending_head_ < unissued_ && pending_[pending_head_].done) durable_ = pending_[pending_head_++].end;
   if (pending_head_ > 128 && pending_head_ * 2 > pending_.size()) {
     pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(pending_head_));
     unissued_ -= pending_head_;
     pending_head_ = 0;
   }
-  if (durable_ != before)
-    records_->Emit(now, RecordKind::kXssdDestageDone, 0, uint32_t(tag % ring_pages_), durable_,
-                   (uint64_t(retries) << 48));
+  records_->Emit(now, RecordKind::kXssdDestageDone, 0, uint32_t(tag % ring_pages_), durable_,
+                 (now - issued) | (uint64_t(retries) << 48));
 }
 
 uint64_t Destager::DestageAllOnPowerLoss(uint64_t counter, uint64_t max_pages, SimTime now, uint64_t* pages) {
@@ -132,6 +132,7 @@ uint64_t Destager::DestageAllOnPowerLoss(uint64_t counter, uint64_t max_pages, S
     slots_[p.slot % ring_pages_].seq = seq;
     p.done = true;
     ++*pages;
+    EmitPowerLossPage(p.slot, /*issue_record=*/i >= unissued_, now);
   }
   while (pending_head_ < pending_.size() && pending_[pending_head_].done) durable_ = pending_[pending_head_++].end;
   while (cut_ < counter && *pages < max_pages) {
@@ -141,17 +142,29 @@ uint64_t Destager::DestageAllOnPowerLoss(uint64_t counter, uint64_t max_pages, S
     if (seq == 0) break;
     ++next_slot_;
     slots_[slot % ring_pages_] = DestageSlot{cut_, payload, seq};
-    if (payload < page_bytes_) stats_.filler_bytes += page_bytes_ - payload;
+    if (payload < page_bytes_) {
+      ++stats_.filler_pages;
+      stats_.filler_bytes += page_bytes_ - payload;
+    }
     ++stats_.pages;
     stats_.payload_bytes += payload;
     cut_ += payload;
     durable_ = cut_;
     ++*pages;
+    EmitPowerLossPage(slot, /*issue_record=*/true, now);
   }
   pending_.clear();
   pending_head_ = unissued_ = 0;
   in_flight_ = 0;
   return durable_;
+}
+
+void Destager::EmitPowerLossPage(uint64_t slot, bool issue_record, SimTime now) {
+  const DestageSlot& s = slots_[slot % ring_pages_];
+  const uint32_t index = uint32_t(slot % ring_pages_);
+  if (issue_record)
+    records_->Emit(now, RecordKind::kXssdDestage, 0, index, s.begin, uint64_t(s.payload) | (uint64_t(page_bytes_) << 32));
+  records_->Emit(now, RecordKind::kXssdDestageDone, 0, index, s.begin + s.payload, 0);
 }
 
 uint64_t Destager::VerifyAfterReboot(uint32_t* pages_checked) const {

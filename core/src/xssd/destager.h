@@ -88,6 +88,9 @@ class Destager {
     bool done;
   };
   bool CutPage(SimTime now);
+  // Records a page written on capacitor power: its issue (unless it had one
+  // before the loss) and its completion.
+  void EmitPowerLossPage(uint64_t slot, bool issue_record, SimTime now);
   void Issue(size_t pending_index, SimTime now);
 
   const Scenario& scenario_;

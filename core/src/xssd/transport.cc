@@ -179,7 +179,8 @@ void Transport::PumpDrain(uint32_t i, SimTime now) {
   Secondary& s = secondaries_[i];
   if (s.drain_done_at != kNever) return;  // a page is draining; its event pumps again
   const uint64_t threshold = scenario_.device.xssd.destage.latency_threshold_ns;
-  uint64_t avail = s.ring->CounterAt(now) - std::min(s.ring->CounterAt(now), s.drain_pos);
+  const uint64_t counter = s.ring->CounterAt(now);
+  const uint64_t avail = counter > s.drain_pos ? counter - s.drain_pos : 0;
   SimTime first = s.ring->TimeCounterReaches(s.drain_pos + 1);
   uint32_t payload = 0;
   if (avail >= page_bytes_) {
