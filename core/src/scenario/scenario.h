@@ -182,6 +182,12 @@ struct CmbConfig {
   uint64_t queue_bytes = 32768;  // "queue_bytes": 64..1 MiB, the intake queue negotiated with the host
   uint32_t reorder_window = 4;   // "reorder_window": 1..64 TLPs that may arrive out of order (1 = in order)
   uint64_t capacitor_budget_ns = 1'000'000'000;  // "capacitor_budget_ns": 0..1e12 to destage the ring on power loss
+
+  // The values in effect once "0 = the backing's default" is resolved.
+  bool Dram() const { return backing == CmbBacking::kDram; }
+  uint64_t RingBytes() const { return ring_bytes ? ring_bytes : (Dram() ? 128ull << 20 : 128ull << 10); }
+  uint64_t BackingMbps() const { return backing_mbps ? backing_mbps : (Dram() ? 2000 : 4000); }
+  uint32_t BusBytes() const { return bus_bytes ? bus_bytes : (Dram() ? 8 : 16); }
 };
 
 // JSON: device.xssd.host

@@ -356,8 +356,7 @@ void CheckXssd(const Scenario& s, ErrorList* errors) {
     errors->Add("workload.db_log.group_commit_bytes",
                 std::to_string(log.group_commit_bytes) + " does not fit the log area of device.xssd.destage.ring_pages");
   if (!x.enabled) return;
-  const bool dram = x.cmb.backing == CmbBacking::kDram;
-  const uint64_t ring = x.cmb.ring_bytes ? x.cmb.ring_bytes : (dram ? 128 * kMiB : 128 * kKiB);
+  const uint64_t ring = x.cmb.RingBytes();
   if (x.cmb.queue_bytes > ring)
     errors->Add("device.xssd.cmb.queue_bytes", std::to_string(x.cmb.queue_bytes) +
                                                    " is larger than the ring (" + std::to_string(ring) +

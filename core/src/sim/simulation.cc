@@ -49,7 +49,7 @@ Status Simulation::Create(const Scenario& scenario, std::unique_ptr<Simulation>*
   if (xssd.enabled) {
     // A DRAM-backed ring shares the controller DRAM with the data buffer.
     if (xssd.cmb.backing == CmbBacking::kDram && !sim->dram_)
-      sim->dram_ = std::make_unique<DramPort>(XssdBackingMbps(xssd));
+      sim->dram_ = std::make_unique<DramPort>(xssd.cmb.BackingMbps());
     sim->flash_->SetDestageMode(xssd.destage.priority == DestagePriority::kDestage ? DestageMode::kDestageFirst
                                 : xssd.destage.priority == DestagePriority::kConventional
                                     ? DestageMode::kConventionalFirst

@@ -18,6 +18,7 @@
 
 #include "engine/event_queue.h"
 #include "obs/instrumentation_cache.h"
+#include "scenario/scenario.h"
 
 namespace ssdp {
 
@@ -26,6 +27,11 @@ struct CmbRingParams {
   uint64_t queue_bytes = 32 * 1024;
   uint32_t bus_bytes = 16;
   uint64_t access_ns = 0;
+
+  // The ring a scenario's device.xssd.cmb describes.
+  static CmbRingParams From(const CmbConfig& cmb) {
+    return CmbRingParams{cmb.RingBytes(), cmb.queue_bytes, cmb.BusBytes(), cmb.access_ns};
+  }
 };
 
 struct CmbRingStats {

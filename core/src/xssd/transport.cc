@@ -14,19 +14,13 @@ Transport::Transport(const Scenario& scenario, EventQueue* events, RecordRing* r
       scheme_(scenario.device.xssd.transport.replication),
       page_bytes_(scenario.device.geometry.page_bytes) {
   const XssdConfig& x = scenario.device.xssd;
-  const bool dram = x.cmb.backing == CmbBacking::kDram;
-  CmbRingParams params;
-  params.ring_bytes = x.cmb.ring_bytes ? x.cmb.ring_bytes : (dram ? 128ull << 20 : 128ull << 10);
-  params.queue_bytes = x.cmb.queue_bytes;
-  params.bus_bytes = x.cmb.bus_bytes ? x.cmb.bus_bytes : (dram ? 8 : 16);
-  params.access_ns = x.cmb.access_ns;
-  uint64_t mbps = x.cmb.backing_mbps ? x.cmb.backing_mbps : (dram ? 2000 : 4000);
+  const CmbRingParams params = CmbRingParams::From(x.cmb);
   uint64_t hops_latency = 0;
   secondaries_.resize(x.transport.secondaries.size());
   for (size_t i = 0; i < secondaries_.size(); ++i) {
     Secondary& s = secondaries_[i];
     s.config = x.transport.secondaries[i];
-    s.memory = std::make_unique<DramPort>(mbps);
+    s.memory = std::make_unique<DramPort>(x.cmb.BackingMbps());
     s.ring = std::make_unique<CmbRing>(params, s.memory.get());
     s.link_bytes_per_ns = double(s.config.link_mbps) / 1000.0;
     // Chain: the last secondary's counter travels back through every hop.

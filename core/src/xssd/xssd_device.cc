@@ -5,24 +5,6 @@
 #include "engine/event_type.h"
 
 namespace ssdp {
-namespace {
-
-CmbRingParams RingParams(const XssdConfig& x) {
-  const bool dram = x.cmb.backing == CmbBacking::kDram;
-  CmbRingParams p;
-  p.ring_bytes = x.cmb.ring_bytes ? x.cmb.ring_bytes : (dram ? 128ull << 20 : 128ull << 10);
-  p.queue_bytes = x.cmb.queue_bytes;
-  p.bus_bytes = x.cmb.bus_bytes ? x.cmb.bus_bytes : (dram ? 8 : 16);
-  p.access_ns = x.cmb.access_ns;
-  return p;
-}
-
-}  // namespace
-
-uint64_t XssdBackingMbps(const XssdConfig& x) {
-  if (x.cmb.backing_mbps) return x.cmb.backing_mbps;
-  return x.cmb.backing == CmbBacking::kDram ? 2000 : 4000;
-}
 
 XssdDevice::XssdDevice(const Scenario& scenario, EventQueue* events, RecordRing* records, Ftl* ftl, PcieLink* link,
                        DramPort* shared_dram, const FlashTiming& timing, uint32_t first_lpn)
@@ -37,10 +19,10 @@ XssdDevice::XssdDevice(const Scenario& scenario, EventQueue* events, RecordRing*
   if (config_.cmb.backing == CmbBacking::kDram && shared_dram != nullptr) {
     memory_ = shared_dram;  // the data buffer's DRAM: conventional DMA competes
   } else {
-    own_memory_ = std::make_unique<DramPort>(XssdBackingMbps(config_));
+    own_memory_ = std::make_unique<DramPort>(config_.cmb.BackingMbps());
     memory_ = own_memory_.get();
   }
-  ring_ = std::make_unique<CmbRing>(RingParams(config_), memory_);
+  ring_ = std::make_unique<CmbRing>(CmbRingParams::From(config_.cmb), memory_);
   destager_ = std::make_unique<Destager>(scenario, ftl, ring_.get(), memory_, events, records, first_lpn);
   transport_ = std::make_unique<Transport>(scenario, events, records, link);
   ftl_->SetDestageSink(this);

@@ -42,9 +42,6 @@ struct XssdCrashReport {
   uint32_t pages_checked = 0;
 };
 
-// The backing memory's bandwidth in MB/s (the scenario's or the default).
-uint64_t XssdBackingMbps(const XssdConfig& x);
-
 class XssdDevice : public DestageSink {
  public:
   // `shared_dram` is the controller DRAM port (used when the ring is in

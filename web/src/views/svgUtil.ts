@@ -13,25 +13,21 @@ export interface LegendItem {
 
 /**
  * Draws a one-line legend into g starting at (0, 0), wrapping when wider than
- * maxW. Returns its height.
+ * maxW, spaced by the measured width of each label (estimated where the DOM
+ * cannot measure). Returns its height.
  */
-export function drawLegend(g: G, items: LegendItem[], maxW: number): number {
+export function drawLegend(g: G, items: readonly LegendItem[], maxW: number): number {
   g.selectAll('*').remove();
   let x = 0;
   let y = 0;
   for (const item of items) {
-    const w = 22 + item.label.length * 5.8 + 12;
-    if (x > 0 && x + w > maxW) {
-      x = 0;
-      y += 15;
-    }
-    const it = g.append('g').attr('transform', `translate(${x},${y})`);
+    const it = g.append('g');
     if (item.shape === 'rect') {
       it.append('rect').attr('x', 0).attr('y', 2).attr('width', 16).attr('height', 8).attr('rx', 1.5).style('fill', item.color);
     } else if (item.shape === 'tick') {
       it.append('rect').attr('x', 7).attr('y', 0).attr('width', 2.5).attr('height', 12).style('fill', item.color);
     } else {
-        const ln = it
+      const ln = it
         .append('line')
         .attr('x1', 0)
         .attr('x2', 16)
@@ -42,7 +38,14 @@ export function drawLegend(g: G, items: LegendItem[], maxW: number): number {
       if (item.shape === 'dash') ln.style('stroke-dasharray', '5 3');
       if (item.shape === 'halo') ln.style('stroke-opacity', '0.45').style('stroke-linecap', 'round');
     }
-    it.append('text').attr('x', 20).attr('y', 9.5).text(item.label);
+    const text = it.append('text').attr('x', 20).attr('y', 9.5).text(item.label);
+    const measured = text.node()?.getComputedTextLength?.() ?? 0;
+    const w = 20 + (measured > 0 ? measured : item.label.length * 5.8) + 14;
+    if (x > 0 && x + w > maxW) {
+      x = 0;
+      y += 15;
+    }
+    it.attr('transform', `translate(${x},${y})`);
     x += w;
   }
   return y + 15;

@@ -96,45 +96,5 @@ export function dotsPath<T>(pts: readonly T[], fx: (p: T) => number, fy: (p: T) 
   return d;
 }
 
-export interface LegendEntry {
-  label: string;
-  /** CSS colour (usually var(--x-…) or var(--v-…)). */
-  color: string;
-  shape: 'line' | 'dash' | 'halo' | 'rect';
-}
-
-/**
- * A one-line legend at (0, 0) of g, wrapping past maxW, spaced by the measured
- * width of each label (long labels in wide fonts do not collide). Returns its height.
- */
-export function legend(g: G, items: readonly LegendEntry[], maxW: number): number {
-  g.selectAll('*').remove();
-  let x = 0;
-  let y = 0;
-  for (const item of items) {
-    const it = g.append('g');
-    if (item.shape === 'rect') {
-      it.append('rect').attr('y', 2).attr('width', 14).attr('height', 8).attr('rx', 1.5).style('fill', item.color);
-    } else {
-      const ln = it
-        .append('line')
-        .attr('x2', 16)
-        .attr('y1', 6)
-        .attr('y2', 6)
-        .style('stroke', item.color)
-        .style('stroke-width', item.shape === 'halo' ? '4px' : '2px');
-      if (item.shape === 'dash') ln.style('stroke-dasharray', '5 3');
-      if (item.shape === 'halo') ln.style('stroke-opacity', '0.45');
-    }
-    const text = it.append('text').attr('x', 20).attr('y', 9.5).text(item.label);
-    const measured = text.node()?.getComputedTextLength?.() ?? 0;
-    const w = 20 + (measured > 0 ? measured : item.label.length * 6.2) + 14;
-    if (x > 0 && x + w > maxW) {
-      x = 0;
-      y += 15;
-    }
-    it.attr('transform', `translate(${x},${y})`);
-    x += w;
-  }
-  return y + 15;
-}
+// The legend is the one every chart shares.
+export { drawLegend as legend, type LegendItem as LegendEntry } from '../../views/svgUtil';
