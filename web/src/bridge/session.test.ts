@@ -175,14 +175,19 @@ describe('WebAssembly and native builds agree', () => {
       expect(wasm, name).toEqual(native);
     }
   });
-  it.runIf(haveCli || process.env.CI)('the X-SSD scenarios give identical metrics, crash and replication included', () => {
+  it.runIf(haveCli || process.env.CI)('every X-SSD scenario gives identical metrics, crash and replication included', () => {
     expect(haveCli, `${cli} is built by the core stage of npm test`).toBe(true);
-    for (const name of ['log-sram.json', 'crash.json', 'replication.json', 'link-failure.json']) {
+    const xssd = readdirSync(join(repo, 'scenarios/xssd')).filter((n: string) => n.endsWith('.json'));
+    expect(xssd.length).toBeGreaterThanOrEqual(11);
+    for (const name of xssd) {
       const file = join(repo, 'scenarios/xssd', name);
       const native = JSON.parse(execFileSync(cli, ['run', file, '--format', 'json'], { encoding: 'utf8' })) as Metrics;
       const { metrics: wasm } = runAll(readFileSync(file, 'utf8'));
       native.sim.wall_s = 0;
       wasm.sim.wall_s = 0;
+      // How many records a full ring overwrote depends on how often its reader
+      // drains it (the page does every frame, the CLI never), not on the model.
+      native.records.lost = wasm.records.lost = 0;
       expect(wasm, name).toEqual(native);
     }
   });
