@@ -58,6 +58,15 @@ test('analysis explains the slowest request and drives the instrumentation cache
   await expect(copies.locator('circle.obs__vc-dot')).toHaveCount(points);
   expect(await copies.locator('rect.obs__vc-bar').count()).toBeGreaterThan(0);
 
+  // The CDF per workload: one curve per flow; kept curves of this run are not drawn twice.
+  const cdf = page.getByTestId('workload-cdf');
+  await expect(cdf).toHaveAttribute('data-curves', '2');
+  await expect(cdf.locator('path[stroke-dasharray]')).toHaveCount(0);
+  await page.getByTestId('cdf-keep').click();
+  await expect(cdf).toHaveAttribute('data-curves', '2');
+  await expect(page.getByTestId('cdf-clear')).toBeEnabled();
+  await page.getByTestId('cdf-clear').click();
+
   const instr = page.getByTestId('instr-status');
   await expect(instr).toContainText(/This cache holds [\d.,]+ (s|ms) of history/);
   await expect(page.getByTestId('instr-transfers')).toHaveText('0');

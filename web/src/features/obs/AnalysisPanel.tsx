@@ -1,7 +1,8 @@
 // The analysis panel (lazy-loaded): slow requests explained from the records,
 // the flash schedule around a clicked request, the instrumentation cache, the
 // GC breakdown, requests held up by GC against the valid pages it copied, the
-// latency distribution normalised to tPROG and LBA over time. Everything goes
+// latency distribution normalised to tPROG, LBA over time and the response-time
+// CDF per workload. Everything goes
 // through the Playground's worker queue.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { REQUEST_STAGES, type DeviceInfo, type InstrCommand, type Metrics, type RequestExplanation } from '../../bridge/protocol';
@@ -19,6 +20,7 @@ import { FLOW_COLORS, flowColor, STAGE_COLORS } from './palette';
 import { parseSchedules } from './schedule';
 import { SchedulePanel } from './SchedulePanel';
 import { ValidCopiesView } from './ValidCopiesView';
+import { WorkloadCdf } from './WorkloadCdf';
 import './obs.css';
 
 const TOP_N = 20;
@@ -131,6 +133,11 @@ export default function AnalysisPanel({ pg, device }: { pg: Playground; device: 
       <div className="obs__lba">
         <ChartPanel title="LBA over time" subtitle="offset vs submit time, one lane per flow" help={ObsHelp.lba} exportName="lba-over-time">
           <LbaScatter rows={rows} device={device} />
+        </ChartPanel>
+      </div>
+      <div className="obs__cdf">
+        <ChartPanel title="Response-time CDF per workload" subtitle="this run solid, kept runs dashed" help={ObsHelp.cdf} exportName="cdf-per-workload">
+          <WorkloadCdf rows={rows} device={device} />
         </ChartPanel>
       </div>
     </div>

@@ -44,4 +44,11 @@ export const ObsHelp = {
     'Bars are the operations that occupied each die: host reads, flushes of buffered writes, GC copies and erases, ' +
     'checkpoints. Shading marks a GC run on the plane. Long stretches of GC before the outlined operation are what ' +
     'held the request up. Hover for details.',
+  cdf:
+    'The share of each flow\'s requests (up) that finished within a given multiple of the flash program time ' +
+    '(across, log scale). A curve that rises steeply near 1 × is a workload the flash serves undisturbed; a long ' +
+    'flat stretch before 100 % is a tail of requests held up by the other stream or by garbage collection.\n\n' +
+    'Keep these curves stores this run\'s curves for the session; open another workload (for example the (1-0), ' +
+    '(1-1) and (M-N) scenarios in obs) and its curves are drawn over the kept ones, dashed, as in the paper\'s ' +
+    'comparison. The table gives p50, p99 and their ratio, the tail\'s length.',
 } as const;
