@@ -190,6 +190,18 @@ TEST(XssdTest, WriteCombiningBeatsUncachedAndGrowsWithTheChunk) {
   EXPECT_GT(wc1, uc1);
 }
 
+TEST(XssdTest, OnDramSixteenByteChunksAreEnoughOnSramOnly64Are) {
+  auto throughput = [](const char* backing, int chunk) {
+    Metrics m = RunScenario(Load("write-combining.json", {std::string("device.xssd.cmb.backing=") + backing,
+                                                          "device.xssd.host.chunk_bytes=" + std::to_string(chunk)}));
+    return 32768.0 / m.db_log["flush_us_mean"].get<double>();
+  };
+  double d16 = throughput("dram", 16), d64 = throughput("dram", 64), d8 = throughput("dram", 8);
+  EXPECT_NEAR(d16 / d64, 1.0, 0.05);
+  EXPECT_LT(d8, 0.8 * d64);
+  EXPECT_GT(throughput("sram", 64), 1.5 * throughput("sram", 16));
+}
+
 TEST(XssdTest, ConventionalPriorityProtectsTheConventionalWorkload) {
   const std::string fast = "workload.db_log.txn_compute_ns=312000";  // 60% of the flash
   Metrics neutral = RunScenario(Load("destage-neutral.json", {fast}));
