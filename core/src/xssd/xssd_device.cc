@@ -5,6 +5,11 @@
 #include "engine/event_type.h"
 
 namespace ssdp {
+namespace {
+// Counter history kept behind the clock: shadow counters look back
+// microseconds, the crash protocol not at all.
+constexpr SimTime kHistoryNs = 1'000'000;
+}  // namespace
 
 XssdDevice::XssdDevice(const Scenario& scenario, EventQueue* events, RecordRing* records, Ftl* ftl, PcieLink* link,
                        DramPort* shared_dram, const FlashTiming& timing, uint32_t first_lpn)
@@ -86,6 +91,8 @@ SimTime XssdDevice::HostWrite(uint64_t begin, uint64_t bytes, SimTime cpu_at) {
   transport_->Probe(end, last_arrival);
   transport_->Pump(cpu_at);
   destager_->Pump(cpu_at);
+  // Keep the counter history short however rarely the perf tick comes.
+  ring_->Prune(cpu_at > kHistoryNs ? cpu_at - kHistoryNs : 0);
   EmitRing(cpu_at);
   return cpu;
 }
@@ -155,7 +162,7 @@ void XssdDevice::OnPerfTick(SimTime now) {
   EmitRing(now);
   transport_->EmitShadows(now);
   transport_->Pump(now);
-  ring_->Prune(now > 1'000'000 ? now - 1'000'000 : 0);
+  ring_->Prune(now > kHistoryNs ? now - kHistoryNs : 0);
 }
 
 void XssdDevice::EmitRing(SimTime now) {
