@@ -288,6 +288,17 @@ TEST(XssdTest, AdminCommandsSwitchTheTransportRole) {
   EXPECT_GT(mirrored, m.xssd["host_tail"].get<uint64_t>() * 4 / 10);
 }
 
+TEST(XssdTest, AScenarioThatWouldNeverAdvanceTimeIsRefused) {
+  Scenario s;
+  Status st = LoadScenarioFile(std::string(SSDP_SCENARIO_DIR) + "/xssd/log-none.json",
+                               {"workload.db_log.txn_compute_ns=0"}, &s);
+  EXPECT_NE(st.message().find("workload.db_log.txn_compute_ns: 0 with target \"none\""), std::string::npos)
+      << st.message();
+  st = LoadScenarioFile(std::string(SSDP_SCENARIO_DIR) + "/xssd/log-sram.json",
+                        {"workload.db_log.target=cmb", "device.xssd.enabled=false"}, &s);
+  EXPECT_NE(st.message().find("workload.db_log.target"), std::string::npos) << st.message();
+}
+
 TEST(XssdTest, SameScenarioSameResult) {
   Scenario s = Load("crash.json");
   Metrics a = RunScenario(s), b = RunScenario(s);

@@ -345,6 +345,10 @@ void CheckXssd(const Scenario& s, ErrorList* errors) {
   if (log.enabled && log.target == DbLogTarget::kCmb && !x.enabled)
     errors->Add("workload.db_log.target", "\"cmb\" logs to the fast side, but device.xssd.enabled is false; "
                                           "enable it or log to \"nvme\" or \"none\"");
+  if (log.enabled && log.target == DbLogTarget::kNone && log.txn_compute_ns == 0)
+    errors->Add("workload.db_log.txn_compute_ns",
+                "0 with target \"none\" would commit transactions without simulated time passing; allowed "
+                "1..1000000000 with this target");
   const bool nvme_log = log.enabled && log.target == DbLogTarget::kNvme;
   if (!x.enabled && !nvme_log) return;
   const uint64_t logical = LogicalPageCount(s.device);
