@@ -7,6 +7,9 @@
 namespace ssdp {
 namespace {
 constexpr uint64_t kPreadPollNs = 10'000;  // between looks at the destage progress
+// An MMIO read stalls the CPU at least this long, whatever the link's
+// settings; a poll loop can then never spin without simulated time passing.
+constexpr uint64_t kMinMmioReadNs = 100;
 }  // namespace
 
 FastSideApi::FastSideApi(XssdDevice* device, Host* host, EventQueue* events, uint32_t thread, FastSideUser* user)
@@ -77,7 +80,7 @@ void FastSideApi::ReadCounterAt(SimTime at) {
   XssdDevice::Read r = device_->ReadCounter(at, thread_);
   ++stats_.counter_reads;
   read_value_ = r.value;
-  At(r.done, Phase::kCounter);
+  At(std::max(r.done, at + kMinMmioReadNs), Phase::kCounter);
 }
 
 void FastSideApi::Fsync(SimTime now) {
@@ -109,7 +112,7 @@ void FastSideApi::AfterCounter(SimTime now) {
     XssdDevice::Read s = device_->ReadStatus(now);
     ++stats_.status_reads;
     read_value_ = s.value;
-    At(s.done, Phase::kStatus);
+    At(std::max(s.done, now + kMinMmioReadNs), Phase::kStatus);
     return;
   }
   ReadCounterAt(now);
@@ -125,7 +128,7 @@ void FastSideApi::Pread(uint64_t bytes, SimTime now) {
 void FastSideApi::PreadStep(SimTime now) {
   XssdDevice::Read r = device_->ReadDestaged(now);
   read_value_ = r.value;
-  At(r.done, Phase::kDestaged);
+  At(std::max(r.done, now + kMinMmioReadNs), Phase::kDestaged);
 }
 
 void FastSideApi::OnEvent(SimTime now) {
