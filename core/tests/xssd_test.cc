@@ -120,6 +120,33 @@ TEST(XssdTest, NothingAcknowledgedIsLostAtManyPowerFailureInstants) {
   EXPECT_GT(with_capacitor_destage, 0);
 }
 
+TEST(XssdTest, WithEagerReplicationTheHostNeverSeesMoreThanTheSecondaryHolds) {
+  for (int i = 0; i < 12; ++i) {
+    Scenario s = Load("replication.json");
+    s.seed = 200 + i;
+    s.device.xssd.cmb.reorder_window = 8;
+    const SimTime loss = 3'000'000 + uint64_t(i) * 1'111'111;
+    s.faults.power_fail_at_ns = {loss};
+    s.run.check_invariants = true;
+    auto sim = testing::MustCreate(s);
+    for (SimTime t = 500'000; t < loss; t += 500'000) {
+      sim->RunUntil(t);
+      ASSERT_LE(sim->xssd()->HostAcknowledged(), sim->xssd()->transport().Ring(0).CounterAt(t)) << "at " << t;
+      ASSERT_LE(sim->xssd()->transport().Shadow(0, t), sim->xssd()->transport().Ring(0).CounterAt(t));
+    }
+    sim->RunUntil(loss - 1);
+    const uint64_t acknowledged = sim->xssd()->HostAcknowledged();
+    const uint64_t secondary = sim->xssd()->transport().Ring(0).CounterAt(loss - 1);
+    sim->RunToEnd();
+    ASSERT_TRUE(sim->invariant_status().ok()) << sim->invariant_status().message();
+    const XssdCrashReport& c = sim->xssd()->last_crash();
+    // Acknowledged means on both: the primary's readable tail and the secondary's ring cover it.
+    EXPECT_EQ(c.lost_acknowledged, 0u);
+    EXPECT_GE(c.durable_after_reboot, acknowledged);
+    EXPECT_GE(secondary, acknowledged);
+  }
+}
+
 TEST(XssdTest, ADestageOnABadBlockIsRetriedElsewhere) {
   Scenario s = Load("log-sram.json", {"device.flash.program_fail_probability=0.01"});
   s.faults.power_fail_at_ns = {15'000'000};
