@@ -216,9 +216,10 @@ function draw(svg: SVGSVGElement, buckets: LatencyBuckets | null, view: YView, w
     }
   }
 
-  // Percentile summary: one short line per series under the x axis (it must
-  // fit a narrow panel, so milliseconds are used above 1 ms).
-  const sg = root.append('g').attr('class', 'v-cdf-table').attr('transform', `translate(${m.left},${height - 20})`);
+  // Percentile summary: one short line per series under the x axis, from the
+  // panel's left edge (it must fit a narrow panel, so milliseconds are used
+  // above 1 ms).
+  const sg = root.append('g').attr('class', 'v-cdf-table').attr('transform', `translate(4,${height - 20})`);
   table.forEach((row, r) => {
     const t = sg.append('text').attr('x', 0).attr('y', (r - table.length + 1) * 14 + 12);
     t.append('tspan')

@@ -29,7 +29,6 @@ function declarations(selectorRe: RegExp): Map<string, string> {
 
 const light = declarations(/:root,\s*\[data-theme='light'\]\s*\{/);
 const dark = declarations(/\n\[data-theme='dark'\]\s*\{/);
-const systemDark = declarations(/:root:not\(\[data-theme\]\)\s*\{/);
 
 describe('views.css and colors.ts agree', () => {
   it('declares every themed colour with the same light and dark values', () => {
@@ -39,8 +38,13 @@ describe('views.css and colors.ts agree', () => {
     }
   });
 
-  it('gives the system-dark fallback exactly the [data-theme=dark] values', () => {
-    expect([...systemDark.entries()].sort()).toEqual([...dark.entries()].sort());
+  it('writes each theme once: the page resolves "follow the system" before its first paint', () => {
+    expect(css.match(/\[data-theme='dark'\]\s*\{/g)).toHaveLength(1);
+    expect(css).not.toContain('prefers-color-scheme');
+    const html = readFileSync(new URL('../../index.html', import.meta.url), 'utf8');
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain("matchMedia('(prefers-color-scheme: dark)')");
+    expect(head).toContain("setAttribute('data-theme'");
   });
 
   it('defines every variable in both themes', () => {

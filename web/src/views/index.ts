@@ -1,7 +1,7 @@
 // The views: D3/canvas drawings of the model's frames. Import './views.css'
 // once (index does it for you) and set data-theme="light" | "dark" on <html>
-// (or any ancestor) to choose the palette; without it the system preference
-// decides.
+// (or any ancestor) to choose the palette; without it the light palette applies
+// (the app resolves "follow the system" into one of the two).
 import './views.css';
 
 export { ChartPanel, type ChartPanelProps } from './ChartPanel';
