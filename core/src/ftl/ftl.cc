@@ -391,8 +391,6 @@ void Ftl::OnFlushDone(FlashOp& op, SimTime now) {
 
 bool Ftl::SubmitDestage(uint32_t lpn, uint32_t tag, SimTime now) {
   if (!powered_) return false;
-  if (tag >= destage_attempts_.size()) destage_attempts_.resize(tag + 1, 0);
-  destage_attempts_[tag] = 0;
   return IssueDestageProgram(lpn, tag, next_seq_++, now);
 }
 
@@ -422,14 +420,10 @@ void Ftl::OnDestageDone(FlashOp& op, SimTime now) {
     // A bad block: the page goes to another block, the block retires.
     ++stats_.program_failures;
     ++stats_.destage_retries;
-    ++destage_attempts_[op.tag];
+    if (destage_sink_) destage_sink_->OnDestageRetried(op.tag);
     oob_.Program(op.ppn, kTornLpn, 0);
     HandleProgramFailure(op.ppn, now);
-    if (!IssueDestageProgram(op.lpn, op.tag, op.seq, now)) {
-      destage_retry_.push_back(op.lpn);
-      destage_retry_.push_back(op.tag);
-      destage_retry_.push_back(op.seq);
-    }
+    if (!IssueDestageProgram(op.lpn, op.tag, op.seq, now)) destage_retry_.push_back({op.lpn, op.tag, op.seq});
     return;
   }
   oob_.Program(op.ppn, op.lpn, op.seq);
@@ -441,11 +435,11 @@ void Ftl::OnDestageDone(FlashOp& op, SimTime now) {
   MaybeCheckpoint(now);
   // Retries that found no plane go first.
   while (!destage_retry_.empty()) {
-    size_t i = destage_retry_.size() - 3;
-    if (!IssueDestageProgram(destage_retry_[i], destage_retry_[i + 1], destage_retry_[i + 2], now)) break;
-    destage_retry_.resize(i);
+    const DestageRetry& r = destage_retry_.back();
+    if (!IssueDestageProgram(r.lpn, r.tag, r.seq, now)) break;
+    destage_retry_.pop_back();
   }
-  if (destage_sink_) destage_sink_->OnDestageProgrammed(op.tag, op.lpn, op.seq, destage_attempts_[op.tag], now);
+  if (destage_sink_) destage_sink_->OnDestageProgrammed(op.tag, op.lpn, op.seq, now);
   ResumeWaitingWrites(now);
   KickFlush(now);
 }

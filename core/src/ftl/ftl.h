@@ -42,7 +42,9 @@ class DestageSink {
  public:
   virtual ~DestageSink() = default;
   // The destage program tagged `tag` for logical page `lpn` landed with data version `seq`.
-  virtual void OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, uint32_t retries, SimTime now) = 0;
+  virtual void OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, SimTime now) = 0;
+  // The program tagged `tag` hit a bad block; the FTL programs it again elsewhere.
+  virtual void OnDestageRetried(uint32_t tag) = 0;
   // Power is failing: capacitors still run. Called after the buffer flush.
   virtual void OnPowerLoss(SimTime now) = 0;
 };
@@ -224,8 +226,10 @@ class Ftl : public FlashListener {
   FtlClient* client_ = nullptr;
   DestageSink* destage_sink_ = nullptr;
   uint32_t destage_cursor_ = 0;  // destage allocation order, apart from host flushes
-  std::vector<uint32_t> destage_retry_;  // lpn, tag, seq, retries of failed destage programs
-  std::vector<uint32_t> destage_attempts_;  // by tag: retries so far
+  struct DestageRetry {
+    uint32_t lpn, tag, seq;
+  };
+  std::vector<DestageRetry> destage_retry_;  // failed destage programs that found no plane yet
   std::vector<Request>* requests_ = nullptr;
 
   uint32_t logical_pages_;

@@ -51,7 +51,7 @@ PowerFailReport Ftl::PowerFail(SimTime now) {
     } else if (op.purpose == OpPurpose::kDestage) {
       oob_.Program(op.ppn, op.lpn, op.seq);
       Remap(op.lpn, op.ppn);
-      if (destage_sink_) destage_sink_->OnDestageProgrammed(op.tag, op.lpn, op.seq, 0, now);
+      if (destage_sink_) destage_sink_->OnDestageProgrammed(op.tag, op.lpn, op.seq, now);
     }
   }
 

@@ -10,7 +10,6 @@ CmbRing::CmbRing(const CmbRingParams& params, DramPort* memory) : params_(params
 }
 
 bool CmbRing::Arrive(uint64_t begin, uint32_t bytes, SimTime at) {
-  last_arrival_ = std::max(last_arrival_, at);
   ++stats_.chunks;
   stats_.bytes_arrived += bytes;
   // Chunks leave the intake queue in arrival order (land times grow along
@@ -150,7 +149,6 @@ void CmbRing::Reset(uint64_t pos) {
   chunk_head_ = pending_ = history_head_ = queue_front_ = 0;
   queued_bytes_ = 0;
   base_ = contiguous_ = arrived_end_ = freed_ = pos;
-  last_arrival_ = 0;
 }
 
 }  // namespace ssdp

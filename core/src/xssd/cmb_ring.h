@@ -114,7 +114,6 @@ class CmbRing {
   uint64_t contiguous_ = 0;    // counter once every computed land has happened
   uint64_t arrived_end_ = 0;
   uint64_t freed_ = 0;
-  SimTime last_arrival_ = 0;
   CmbRingStats stats_;
 };
 

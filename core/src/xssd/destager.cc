@@ -8,8 +8,7 @@ namespace ssdp {
 
 Destager::Destager(const Scenario& scenario, Ftl* ftl, CmbRing* ring, DramPort* memory, EventQueue* events,
                    RecordRing* records, uint32_t first_lpn)
-    : scenario_(scenario),
-      ftl_(ftl),
+    : ftl_(ftl),
       ring_(ring),
       memory_(memory),
       events_(events),
@@ -72,7 +71,7 @@ bool Destager::CutPage(SimTime now) {
   }
   uint64_t slot = next_slot_++;
   slots_[slot % ring_pages_] = DestageSlot{cut_, payload, 0};
-  pending_.push_back(Pending{slot, cut_ + payload, now, false});
+  pending_.push_back(Pending{slot, cut_ + payload, now, 0, false});
   cut_ += payload;
   ++stats_.pages;
   stats_.payload_bytes += payload;
@@ -96,18 +95,27 @@ void Destager::Issue(size_t index, SimTime now) {
                  uint64_t(s.payload) | (uint64_t(page_bytes_) << 32));
 }
 
-void Destager::OnProgrammed(uint32_t tag, uint32_t seq, uint32_t retries, SimTime now) {
+Destager::Pending* Destager::FindInFlight(uint32_t tag) {
+  for (size_t i = pending_head_; i < unissued_; ++i)
+    if (uint32_t(pending_[i].slot) == tag && !pending_[i].done) return &pending_[i];
+  return nullptr;
+}
+
+void Destager::OnRetried(uint32_t tag) {
+  if (Pending* p = FindInFlight(tag)) ++p->retries;
+  ++stats_.retries;
+}
+
+void Destager::OnProgrammed(uint32_t tag, uint32_t seq, SimTime now) {
   SimTime issued = now;
-  for (size_t i = pending_head_; i < unissued_; ++i) {
-    Pending& p = pending_[i];
-    if (uint32_t(p.slot) != tag || p.done) continue;
-    p.done = true;
+  uint32_t retries = 0;
+  if (Pending* p = FindInFlight(tag)) {
+    p->done = true;
     --in_flight_;
-    slots_[p.slot % ring_pages_].seq = seq;
-    stats_.retries += retries;
-    stats_.page_ns_total += now - p.issued;
-    issued = p.issued;
-    break;
+    slots_[p->slot % ring_pages_].seq = seq;
+    stats_.page_ns_total += now - p->issued;
+    issued = p->issued;
+    retries = p->retries;
   }
   while (pending_head_ < unissued_ && pending_[pending_head_].done) durable_ = pending_[pending_head_++].end;
   if (pending_head_ > 128 && pending_head_ * 2 > pending_.size()) {

@@ -49,7 +49,9 @@ class Destager {
   // Looks at the ring now: cuts and issues pages, and schedules the next look.
   void Pump(SimTime now);
   // The FTL programmed slot `tag`.
-  void OnProgrammed(uint32_t tag, uint32_t seq, uint32_t retries, SimTime now);
+  void OnProgrammed(uint32_t tag, uint32_t seq, SimTime now);
+  // The program of slot `tag` failed on a bad block and is redone elsewhere.
+  void OnRetried(uint32_t tag);
   // Positions the destage may not pass (an x_alloc area not yet freed).
   void SetLimit(uint64_t limit) { limit_ = limit; }
 
@@ -85,15 +87,17 @@ class Destager {
     uint64_t slot;
     uint64_t end;     // stream position after its payload
     SimTime issued;
+    uint32_t retries;
     bool done;
   };
+  // The in-flight page with this FTL tag, or null.
+  Pending* FindInFlight(uint32_t tag);
   bool CutPage(SimTime now);
   // Records a page written on capacitor power: its issue (unless it had one
   // before the loss) and its completion.
   void EmitPowerLossPage(uint64_t slot, bool issue_record, SimTime now);
   void Issue(size_t pending_index, SimTime now);
 
-  const Scenario& scenario_;
   Ftl* ftl_;
   CmbRing* ring_;
   DramPort* memory_;

@@ -175,9 +175,9 @@ void XssdDevice::EmitRing(SimTime now) {
   }
 }
 
-void XssdDevice::OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, uint32_t retries, SimTime now) {
+void XssdDevice::OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, SimTime now) {
   (void)lpn;
-  destager_->OnProgrammed(tag, seq, retries, now);
+  destager_->OnProgrammed(tag, seq, now);
   if (!powered_) return;
   ring_->FreeTo(destager_->DurablePos(), now);
   destager_->Pump(now);

@@ -82,7 +82,8 @@ class XssdDevice : public DestageSink {
   void OnPerfTick(SimTime now);
 
   // DestageSink.
-  void OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, uint32_t retries, SimTime now) override;
+  void OnDestageProgrammed(uint32_t tag, uint32_t lpn, uint32_t seq, SimTime now) override;
+  void OnDestageRetried(uint32_t tag) override { destager_->OnRetried(tag); }
   void OnPowerLoss(SimTime now) override;
   // Power is about to fail (before the conventional side reacts).
   void BeforePowerLoss(SimTime now) { durable_before_loss_ = destager_->DurablePos(); (void)now; }
